@@ -1,0 +1,129 @@
+//! Command-line interface: raw flags (validated only, by clap) and the commands they run.
+//! Each command turns its flags into settings (which may do I/O), runs, and renders to the given
+//! writer; `main.rs` only maps the result to an exit code.
+
+use crate::render::Format;
+use crate::system::System;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Finds, explains and fixes the NVIDIA GPU stack under PyTorch, TensorFlow, JAX and friends.
+#[derive(Debug, Parser)]
+#[command(name = "cudoctor", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find every part of the GPU stack: driver, GPUs, CUDA toolkits and libraries, cuDNN, and
+    /// the GPU builds of PyTorch, TensorFlow, JAX, CuPy, ONNX Runtime and Paddle.
+    ///
+    /// Nothing is imported and nothing is changed: versions are read from files (version
+    /// headers, package databases, wheel metadata), and live facts from NVML and libcuda. Every
+    /// fact says where it was read.
+    ///
+    /// Examples:
+    ///   cudoctor check                      this machine
+    ///   cudoctor check --format markdown    to paste into a bug report (add --redact)
+    ///   cudoctor check --root /mnt/image    a mounted image or a copied machine
+    #[command(verbatim_doc_comment)]
+    Check(CheckArgs),
+}
+
+/// Flags of `cudoctor check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Check the machine under DIR (a mounted image, a container's rootfs, a copied tree)
+    /// instead of this one. Nothing live is touched: no NVML, no libcuda, no subprocess.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+
+    /// With --root: read the checked machine's environment variables from FILE (KEY=VALUE
+    /// lines, as `env` prints them). Without it, a --root check sees no environment.
+    #[arg(long, value_name = "FILE", requires = "root")]
+    pub env_file: Option<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Hide user names, host names, home directories, serial numbers and GPU UUIDs, so the
+    /// report can be pasted into a public issue.
+    #[arg(long)]
+    pub redact: bool,
+
+    /// Do not touch the live machine: no NVML, no libcuda, no subprocess. Files only.
+    #[arg(long)]
+    pub no_live: bool,
+}
+
+/// Builds the `System` a command looks at from `--root`, `--env-file` and `--no-live`.
+pub fn system_for(root: Option<&PathBuf>, env_file: Option<&PathBuf>, no_live: bool) -> Result<System> {
+    match root {
+        None => Ok(System::current(!no_live)),
+        Some(root) => {
+            let meta = fs_err::metadata(root).with_context(|| format!("--root {}", root.display()))?;
+            if !meta.is_dir() {
+                bail!("--root {}: expected a directory, found a file", root.display());
+            }
+            let env = match env_file {
+                Some(file) => parse_env_file(&fs_err::read_to_string(file)?),
+                None => BTreeMap::new(),
+            };
+            Ok(System::at_root(root, env))
+        }
+    }
+}
+
+/// Parses `KEY=VALUE` lines (`env` output, or a Dockerfile-like `.env`); blank lines, comments
+/// and lines without `=` are skipped.
+pub fn parse_env_file(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let l = l.strip_prefix("export ").unwrap_or(l);
+            let (k, v) = l.split_once('=')?;
+            let v = v.trim();
+            let v = v.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(v);
+            Some((k.trim().to_string(), v.to_string()))
+        })
+        .collect()
+}
+
+/// Runs `cudoctor check`.
+pub fn run_check(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
+    let sys = system_for(args.root.as_ref(), args.env_file.as_ref(), args.no_live)?;
+    let report = crate::probe::check(&sys);
+    match args.format {
+        Format::Json | Format::Text | Format::Markdown => crate::render::json(&report, out)?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_files_accept_env_output_and_dotenv_lines() {
+        let env = parse_env_file("A=1\n# c\nexport B=\"two words\"\n\nnoequals\nC=x=y\n");
+        assert_eq!(env["A"], "1");
+        assert_eq!(env["B"], "two words");
+        assert_eq!(env["C"], "x=y");
+        assert_eq!(env.len(), 3);
+    }
+
+    #[test]
+    fn the_cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}
