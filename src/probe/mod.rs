@@ -25,14 +25,15 @@ pub fn check(sys: &System) -> Report {
     let mut report = Report::new(&sys.root().display().to_string(), sys.is_live());
     environment::probe(sys, &mut report);
     host::probe(sys, &mut report);
-    packages::probe(sys, &mut report);
+    // Python environments first: the pip and conda package databases live in them.
     python::probe(sys, &mut report);
+    let index = packages::probe(sys, &mut report);
     driver::probe(sys, &mut report);
     gpus::probe(sys, &mut report);
-    toolkits::probe(sys, &mut report);
-    libraries::probe(sys, &mut report);
-    cudnn::probe(sys, &mut report);
-    frameworks::probe(sys, &mut report);
+    toolkits::probe(sys, &index, &mut report);
+    libraries::probe(sys, &index, &mut report);
+    cudnn::probe(sys, &index, &mut report);
+    frameworks::probe(sys, &index, &mut report);
     report.problems.sort();
     report.problems.dedup();
     report
