@@ -443,7 +443,11 @@ fn a_full_check_of_the_fixture_stays_within_20_ms_in_release() {
         .collect();
     times.sort();
     let median = times[times.len() / 2];
-    eprintln!("full check of the fixture: median {median:?}, min {:?}, max {:?}", times[0], times[times.len() - 1]);
+    eprintln!(
+        "full check of the fixture: median {median:?}, min {:?}, max {:?}",
+        times[0],
+        times[times.len() - 1]
+    );
     if !cfg!(debug_assertions) {
         assert!(median < std::time::Duration::from_millis(20), "median {median:?}");
     }

@@ -106,7 +106,7 @@ fn install(
         let Ok(bytes) = sys.read_head(&h, 256 << 10) else { continue };
         let hs = h.display().to_string();
         match parse_cudnn_header(&String::from_utf8_lossy(&bytes)) {
-            Some(v) if major.map_or(true, |m| m == v.major()) => {
+            Some(v) if major.is_none_or(|m| m == v.major()) => {
                 let detail = "CUDNN_MAJOR.CUDNN_MINOR.CUDNN_PATCHLEVEL";
                 sources.push(Fact::new(v, Evidence::file_detail(hs.clone(), detail)));
                 header = Some(hs);

@@ -284,7 +284,7 @@ fn system_env(f: &mut Finder<'_>) -> Option<usize> {
                 if f.sys.is_dir(&sp) {
                     sites.push(sp.display().to_string());
                     if let Some(v) = python_dir_version(&e.name) {
-                        if version.as_ref().map_or(true, |old| v > *old) {
+                        if version.as_ref().is_none_or(|old| v > *old) {
                             version = Some(v);
                         }
                     }
