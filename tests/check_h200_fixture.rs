@@ -452,3 +452,52 @@ fn a_full_check_of_the_fixture_stays_within_20_ms_in_release() {
         assert!(median < std::time::Duration::from_millis(20), "median {median:?}");
     }
 }
+
+/// Debian 12's own CUDA packages (values and file lists as dpkg records them on a real machine):
+/// `nvidia-cuda-toolkit` in /usr/lib/nvidia-cuda-toolkit with /usr/bin/nvcc, headers in
+/// /usr/include, libcudart owned by `libcudart11.0` through its `info/*.list`.
+#[test]
+fn a_debian_cuda_toolkit_is_found_with_dpkg_file_ownership() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "var/lib/dpkg/status",
+        "Package: libcudart11.0\nStatus: install ok installed\nArchitecture: amd64\n\
+         Version: 11.8.89~11.8.0-5~deb12u1\n\n\
+         Package: nvidia-cuda-toolkit\nStatus: install ok installed\nArchitecture: amd64\n\
+         Version: 11.8.89~11.8.0-5~deb12u1\n",
+    );
+    write(
+        root,
+        "var/lib/dpkg/info/libcudart11.0:amd64.list",
+        "/.\n/usr\n/usr/lib\n/usr/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89\n\
+         /usr/share/doc/libcudart11.0/copyright\n/usr/lib/x86_64-linux-gnu/libcudart.so.11.0\n",
+    );
+    write(root, "usr/lib/nvidia-cuda-toolkit/bin/nvcc", "");
+    write(root, "usr/bin/nvcc", "#!/bin/sh\nexec /usr/lib/nvidia-cuda-toolkit/bin/nvcc \"$@\"\n");
+    write(root, "usr/include/cuda.h", "#define CUDA_VERSION 11080\n");
+    write(root, "usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89", "");
+    symlink("libcudart.so.11.8.89", root.join("usr/lib/x86_64-linux-gnu/libcudart.so.11.0")).unwrap();
+    symlink("libcudart.so.11.0", root.join("usr/lib/x86_64-linux-gnu/libcudart.so")).unwrap();
+    let r = check_at(root, &[("PATH", "/usr/local/bin:/usr/bin:/bin")]);
+
+    let tk = r.cuda.toolkits.iter().find(|t| t.root == "/usr/lib/nvidia-cuda-toolkit").expect("toolkit");
+    assert_eq!(tk.version.as_ref().unwrap().value.to_string(), "11.8");
+    let sources: Vec<String> = tk.version_sources.iter().map(|s| s.value.to_string()).collect();
+    assert_eq!(sources, ["11.8", "11.8.89", "11.8.89"], "cuda.h, the real libcudart, dpkg");
+    assert!(matches!(&tk.origin, Origin::System { package, .. } if package == "nvidia-cuda-toolkit"));
+    assert_eq!(tk.nvcc.as_deref(), Some("/usr/bin/nvcc"));
+    assert_eq!(tk.pointed_to_by, ["nvcc on PATH"]);
+
+    let cudart = r.libraries.iter().find(|l| l.kind == LibraryKind::Cudart).expect("cudart");
+    assert_eq!(cudart.path, "/usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89");
+    assert_eq!(cudart.name, "libcudart.so.11.0", "the SONAME link, fewest numbers");
+    assert_eq!(cudart.size, 0);
+    assert!(
+        matches!(&cudart.origin, Origin::System { manager: PackageManager::Dpkg, package } if package == "libcudart11.0")
+    );
+    let v = cudart.version.as_ref().unwrap();
+    assert_eq!(v.value.to_string(), "11.8.89");
+    assert!(has_package_evidence(&v.evidence, PackageManager::Dpkg, "libcudart11.0"));
+}

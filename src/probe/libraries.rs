@@ -247,13 +247,14 @@ fn library(
             _ => p.display().to_string(),
         })
         .collect();
-    // The name the loader asks for: `libX.so.N` (one number) among the names, else the real name.
+    // The name the loader asks for: the name with the fewest version numbers after `.so.`
+    // (`libcudnn.so.9`, `libcudart.so.11.0`), else the real name.
     let name = std::iter::once(&real_name)
         .chain(links.iter())
         .map(|n| n.rsplit('/').next().unwrap_or(n))
-        .find(|n| so_version(n).is_some_and(|v| v.parts().len() == 1))
-        .unwrap_or(&real_name)
-        .to_string();
+        .filter_map(|n| so_version(n).map(|v| (v.parts().len(), n)))
+        .min_by_key(|(parts, _)| *parts)
+        .map_or_else(|| real_name.clone(), |(_, n)| n.to_string());
     let owner = index.owner_of_any(paths.iter().map(PathBuf::as_path));
     let toolkit_root = report
         .cuda

@@ -6,8 +6,8 @@
 //! `lib/libcudart.so*`) and pip wheels (`site-packages/nvidia/cu13`, the unified layout of the
 //! CUDA 13 wheels, and `nvidia/cuda_runtime` of the CUDA 12 ones). Version sources, every one
 //! kept in `version_sources`, by preference: `version.json` (or the older `version.txt`),
-//! `nvcc --version` (live only), `CUDA_VERSION` of `include/cuda.h`, the `libcudart.so.X.Y.Z`
-//! file name, the package database.
+//! `nvcc --version` (live only, and only when no version file answered), `CUDA_VERSION` of
+//! `include/cuda.h`, the `libcudart.so.X.Y.Z` file name, the package database.
 
 use crate::probe::packages::{Package, PackageIndex};
 use crate::probe::problem;
@@ -307,11 +307,12 @@ fn toolkit(sys: &System, index: &PackageIndex, report: &mut Report, root: &Path,
         }
     }
 
-    // 2. nvcc --version, live only.
+    // 2. nvcc --version: live only, and only when no version file answered (a subprocess
+    // costs tens of milliseconds; a file a few microseconds).
     let nvcc =
         if matches!(kind, Kind::Debian) { PathBuf::from("/usr/bin/nvcc") } else { root.join("bin/nvcc") };
     let nvcc = sys.is_file(&nvcc).then_some(nvcc);
-    if let Some(nvcc) = nvcc.as_ref().filter(|_| sys.is_live()) {
+    if let Some(nvcc) = nvcc.as_ref().filter(|_| sys.is_live() && sources.is_empty()) {
         let outcome = sys.run(nvcc, &["--version"]);
         let command = format!("{} --version", nvcc.display());
         match outcome.stdout().and_then(parse_nvcc_version) {
@@ -348,13 +349,17 @@ fn toolkit(sys: &System, index: &PackageIndex, report: &mut Report, root: &Path,
     } else {
         lib_dirs(sys, root)
     };
+    // The real file (`libcudart.so.11.8.89`), not the SONAME link (`libcudart.so.11.0`).
     'libs: for dir in libs {
         let Ok(entries) = sys.read_dir(&dir) else { continue };
-        for e in entries.iter().filter(|e| e.name.starts_with("libcudart.so.")) {
-            if let Some(v) = so_full_version(&e.name) {
-                sources.push(Fact::new(v, Evidence::file_name(e.path.display().to_string())));
-                break 'libs;
-            }
+        let best = entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::File && e.name.starts_with("libcudart.so."))
+            .filter_map(|e| so_full_version(&e.name).map(|v| (v, e)))
+            .max_by_key(|(v, _)| v.parts().len());
+        if let Some((v, e)) = best {
+            sources.push(Fact::new(v, Evidence::file_name(e.path.display().to_string())));
+            break 'libs;
         }
     }
 
