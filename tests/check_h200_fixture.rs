@@ -501,3 +501,78 @@ fn a_debian_cuda_toolkit_is_found_with_dpkg_file_ownership() {
     assert_eq!(v.value.to_string(), "11.8.89");
     assert!(has_package_evidence(&v.evidence, PackageManager::Dpkg, "libcudart11.0"));
 }
+
+#[test]
+fn system_and_user_site_packages_rpm_and_other_frameworks_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "usr/bin/python3", "");
+    write(root, "var/lib/rpm/rpmdb.sqlite", "");
+    let sys_sp = "usr/lib/python3.12/site-packages";
+    write(
+        root,
+        &format!("{sys_sp}/tensorflow/python/platform/build_info.py"),
+        "import collections\n\nbuild_info = collections.OrderedDict([('cpu_compiler', '/usr/lib/llvm-18/bin/clang'), \
+         ('cuda_compute_capabilities', ['sm_60', 'sm_70', 'sm_80', 'sm_89', 'compute_90']), ('cuda_version', '12.5.1'), \
+         ('cudnn_version', '9'), ('is_cuda_build', True), ('is_rocm_build', False), ('is_tensorrt_build', False)])\n",
+    );
+    write(
+        root,
+        &format!("{sys_sp}/tensorflow-2.20.0.dist-info/METADATA"),
+        "Name: tensorflow\nVersion: 2.20.0\n\n",
+    );
+    write(
+        root,
+        &format!("{sys_sp}/onnxruntime_gpu-1.22.0.dist-info/METADATA"),
+        "Name: onnxruntime-gpu\nVersion: 1.22.0\n",
+    );
+    write(root, &format!("{sys_sp}/onnxruntime/capi/libonnxruntime_providers_cuda.so"), "");
+    write(
+        root,
+        &format!("{sys_sp}/onnxruntime/capi/build_and_package_info.py"),
+        "package_name = 'onnxruntime-gpu'\n__version__ = '1.22.0'\ncuda_version = '12.8'\ncudnn_version = '9.8'\n",
+    );
+    let user_sp = "home/alice/.local/lib/python3.12/site-packages";
+    write(
+        root,
+        &format!("{user_sp}/paddlepaddle_gpu-3.0.0.dist-info/METADATA"),
+        "Name: paddlepaddle-gpu\nVersion: 3.0.0\n",
+    );
+    write(
+        root,
+        &format!("{user_sp}/paddle/version/__init__.py"),
+        "# THIS FILE IS GENERATED FROM PADDLEPADDLE SETUP.PY\n#\nfull_version    = '3.0.0'\ncuda_version    = '12.6'\n\
+         cudnn_version   = '9.5.1'\nistaged         = True\n",
+    );
+    let r = check_at(root, &[("PATH", "/usr/local/bin:/usr/bin")]);
+
+    let system = r.host.python_envs.iter().find(|e| e.kind == PythonEnvKind::System).expect("system env");
+    assert!(system.active, "/usr/bin/python3 is the first python on PATH");
+    assert_eq!(system.python_version.as_ref().unwrap().to_string(), "3.12");
+    let user = r.host.python_envs.iter().find(|e| e.kind == PythonEnvKind::User).expect("user env");
+    assert_eq!(user.prefix, "/home/alice/.local");
+    assert!(!user.active);
+
+    let rpm = r.host.package_dbs.iter().find(|d| d.manager == PackageManager::Rpm).expect("rpm detected");
+    assert_eq!(rpm.path, "/var/lib/rpm");
+    assert!(rpm.note.as_deref().unwrap().starts_with("not parsed"));
+
+    let tf = r.frameworks.iter().find(|f| f.kind == FrameworkKind::Tensorflow).expect("tensorflow");
+    assert_eq!(tf.version.value.to_string(), "2.20.0");
+    assert_eq!(tf.cuda.as_ref().unwrap().value, CudaVersion::new(12, 5));
+    assert_eq!(tf.cudnn.as_ref().unwrap().value.to_string(), "9");
+    assert_eq!(tf.build.as_deref(), Some("cuda"));
+    assert_eq!(tf.details["cuda_compute_capabilities"], "sm_60,sm_70,sm_80,sm_89,compute_90");
+
+    let ort = r.frameworks.iter().find(|f| f.kind == FrameworkKind::Onnxruntime).expect("onnxruntime");
+    assert_eq!(ort.package, "onnxruntime-gpu");
+    assert_eq!(ort.cuda.as_ref().unwrap().value, CudaVersion::new(12, 8));
+    assert_eq!(ort.cudnn.as_ref().unwrap().value.to_string(), "9.8");
+    assert_eq!(ort.build.as_deref(), Some("cuda"));
+
+    let paddle = r.frameworks.iter().find(|f| f.kind == FrameworkKind::Paddle).expect("paddle");
+    assert_eq!(paddle.env, "/home/alice/.local");
+    assert_eq!(paddle.version.value.to_string(), "3.0.0");
+    assert_eq!(paddle.cuda.as_ref().unwrap().value, CudaVersion::new(12, 6));
+    assert_eq!(paddle.cudnn.as_ref().unwrap().value.to_string(), "9.5.1");
+}
