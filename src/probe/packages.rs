@@ -596,7 +596,7 @@ fn pip(sys: &System, report: &mut Report, index: &mut PackageIndex, prefix: &str
                 .map(|b| {
                     parse_record(&String::from_utf8_lossy(&b))
                         .into_iter()
-                        .filter(|f| f.contains(".so") || f.ends_with(".h"))
+                        .filter(|f| f.contains(".so"))
                         .map(|f| join_relative(sp, &f))
                         .collect()
                 })

@@ -104,6 +104,12 @@ enum Kind {
     Pip(String),
 }
 
+/// True when `resolved` (a path already free of links, from [`System::resolve`]) is a
+/// directory: one `lstat` instead of a second walk of every component.
+pub(crate) fn is_real_dir(sys: &System, resolved: &Path) -> bool {
+    sys.symlink_metadata(resolved).is_ok_and(|m| m.is_dir())
+}
+
 /// The library directories of a toolkit root (`lib64`, `lib`, `targets/*/lib`), links resolved,
 /// without duplicates.
 pub fn lib_dirs(sys: &System, root: &Path) -> Vec<PathBuf> {
@@ -114,7 +120,7 @@ pub fn lib_dirs(sys: &System, root: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     for d in dirs {
         if let Ok(r) = sys.resolve(&d) {
-            if sys.is_dir(&r.path) && !out.contains(&r.path) {
+            if is_real_dir(sys, &r.path) && !out.contains(&r.path) {
                 out.push(r.path);
             }
         }
