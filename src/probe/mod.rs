@@ -30,13 +30,14 @@ pub fn check(sys: &System) -> Report {
         let live = scope.spawn(|| (driver::live_cuda(sys), gpus::collect(sys)));
         environment::probe(sys, &mut report);
         host::probe(sys, &mut report);
-        packages::probe(sys, &mut report);
+        // Python environments first: the pip and conda package databases live in them.
         python::probe(sys, &mut report);
+        let index = packages::probe(sys, &mut report);
         driver::probe(sys, &mut report);
-        toolkits::probe(sys, &mut report);
-        libraries::probe(sys, &mut report);
-        cudnn::probe(sys, &mut report);
-        frameworks::probe(sys, &mut report);
+        toolkits::probe(sys, &index, &mut report);
+        libraries::probe(sys, &index, &mut report);
+        cudnn::probe(sys, &index, &mut report);
+        frameworks::probe(sys, &index, &mut report);
         match live.join() {
             Ok((cuda, found)) => {
                 driver::apply_live_cuda(cuda, &mut report);
