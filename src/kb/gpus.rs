@@ -114,6 +114,10 @@ pub struct GpuEntry {
     pub segment: Segment,
     /// The memory size in GiB where the product name states it.
     pub memory_gib: Option<u32>,
+    /// Other names the driver gives the same device ids: products told apart only by their PCI
+    /// subsystem id (0x25B6 is `NVIDIA A16` or `NVIDIA A2`), or the name the driver prints for a
+    /// laptop variant that the catalog names after pci.ids.
+    pub other_names: Vec<String>,
     /// Where the name and device ids come from.
     pub source: Source,
     /// Where the compute capability comes from.
@@ -172,6 +176,8 @@ struct RawGpu {
     compute_capability: ComputeCapability,
     segment: Segment,
     memory_gib: Option<u32>,
+    #[serde(default)]
+    other_names: Vec<String>,
     source: String,
     capability_source: String,
 }
@@ -224,6 +230,7 @@ impl GpuCatalog {
                 architecture,
                 segment: row.segment,
                 memory_gib: row.memory_gib,
+                other_names: row.other_names.clone(),
                 source: resolve(&row.name, &row.source)?,
                 capability_source: resolve(&row.name, &row.capability_source)?,
             });
@@ -247,7 +254,9 @@ impl GpuCatalog {
     /// regard to case: every word of the query must appear in the product name in the same
     /// order (`RTX 4090` matches `NVIDIA GeForce RTX 4090` and `… RTX 4090 Laptop GPU`, `H200`
     /// matches `NVIDIA H200` and `NVIDIA H200 NVL` but not `GH200`). A name that equals the
-    /// query (ignoring a leading `NVIDIA` / `GeForce`) comes first, then the shortest names.
+    /// query (ignoring a leading `NVIDIA`, `GeForce` or `Tesla`) comes first, then the shortest
+    /// names. When nothing matches, the brand words of the query are dropped (`NVIDIA V100` finds
+    /// `Tesla V100 PCIe 16GB`).
     /// Words written together (`rtx4090`) match when nothing else does.
     pub fn lookup(&self, query: &str) -> Vec<&GpuEntry> {
         let query = query.trim();
@@ -264,21 +273,17 @@ impl GpuCatalog {
             return found;
         }
         let core_query = core_words(&words);
-        let mut ranked: Vec<(u8, usize, usize)> = Vec::new();
-        for (index, entry) in self.entries.iter().enumerate() {
-            let name = name_words(&entry.name);
-            if !contains_in_order(&name, &words) {
-                continue;
-            }
-            let exact = core_words(&name) == core_query;
-            ranked.push((u8::from(!exact), name.len(), index));
+        let mut ranked = self.rank_by_words(&words, core_query);
+        if ranked.is_empty() && core_query.len() < words.len() && !core_query.is_empty() {
+            // `NVIDIA V100` names the product pci.ids calls `Tesla V100 …`: retry without brands.
+            ranked = self.rank_by_words(core_query, core_query);
         }
         if ranked.is_empty() {
             let compact_query: String = words.concat();
             for (index, entry) in self.entries.iter().enumerate() {
                 let name = name_words(&entry.name);
                 if name.concat().contains(&compact_query) {
-                    ranked.push((2, name.len(), index));
+                    ranked.push((4, name.len(), index));
                 }
             }
         }
@@ -290,6 +295,32 @@ impl GpuCatalog {
             }
         }
         found
+    }
+}
+
+impl GpuCatalog {
+    /// (rank, name length, index) of every entry whose name holds `words` in order: rank 0 when
+    /// the name, without brand words, equals `core_query`, 1 when it only contains the words, 2
+    /// and 3 the same for one of its `other_names`.
+    fn rank_by_words(&self, words: &[String], core_query: &[String]) -> Vec<(u8, usize, usize)> {
+        let mut ranked = Vec::new();
+        for (index, entry) in self.entries.iter().enumerate() {
+            // The product's own name ranks before a name it shares with others.
+            let names = std::iter::once((0, &entry.name)).chain(entry.other_names.iter().map(|n| (2, n)));
+            let best = names
+                .filter_map(|(base, name)| {
+                    let name = name_words(name);
+                    contains_in_order(&name, words).then(|| {
+                        let exact = core_words(&name) == core_query;
+                        (base + u8::from(!exact), name.len())
+                    })
+                })
+                .min();
+            if let Some((rank, len)) = best {
+                ranked.push((rank, len, index));
+            }
+        }
+        ranked
     }
 }
 
@@ -308,11 +339,12 @@ fn name_words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
 }
 
-/// The words without the leading brand words that people often leave out.
+/// The words without the leading brand words that names use inconsistently (`NVIDIA`,
+/// `GeForce`, `Tesla`).
 fn core_words(words: &[String]) -> &[String] {
     let mut rest = words;
     while let Some((first, tail)) = rest.split_first() {
-        if first == "nvidia" || first == "geforce" {
+        if first == "nvidia" || first == "geforce" || first == "tesla" {
             rest = tail;
         } else {
             break;
@@ -383,6 +415,22 @@ mod tests {
         assert!(!names.iter().any(|n| n.contains("GH200")), "{names:?}");
         assert!(catalog().lookup("no such gpu").is_empty());
         assert!(catalog().lookup("").is_empty());
+    }
+
+    #[test]
+    fn names_shared_by_one_device_id_find_it_after_the_products_own_name() {
+        let a2 = catalog().lookup("NVIDIA A2");
+        assert_eq!(a2.first().map(|g| g.device_ids.as_slice()), Some(&[0x25b6][..]));
+        let rtx8000: Vec<&str> =
+            catalog().lookup("Quadro RTX 8000").iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(rtx8000.first(), Some(&"Quadro RTX 8000"));
+        assert!(rtx8000.contains(&"Quadro RTX 6000"), "0x1E30 is also sold as RTX 8000: {rtx8000:?}");
+        // The driver calls the laptop chip 0x1E90 `NVIDIA GeForce RTX 2080` too.
+        let rtx2080: Vec<&str> =
+            catalog().lookup("NVIDIA GeForce RTX 2080").iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(rtx2080.first(), Some(&"NVIDIA GeForce RTX 2080"));
+        assert_eq!(catalog().by_device_id(0x1e90).map(|g| g.name.as_str()), Some("GeForce RTX 2080 Mobile"));
+        assert!(rtx2080.contains(&"GeForce RTX 2080 Mobile"), "{rtx2080:?}");
     }
 
     #[test]
