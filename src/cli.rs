@@ -102,6 +102,7 @@ pub fn parse_env_file(text: &str) -> BTreeMap<String, String> {
 pub fn run_check(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     let sys = system_for(args.root.as_ref(), args.env_file.as_ref(), args.no_live)?;
     let mut report = crate::probe::check(&sys);
+    crate::annotate::annotate(&mut report);
     if args.redact {
         report = crate::render::redact::redact(&report, sys.env("USER").or(sys.env("LOGNAME")));
     }

@@ -5,6 +5,7 @@
 //! `DESIGN.md` in the repository for the architecture.
 #![deny(missing_docs)]
 
+pub mod annotate;
 pub mod cli;
 pub mod kb;
 pub mod probe;
