@@ -1,0 +1,221 @@
+//! `/etc/ld.so.conf` (with its `include` globs) and whether `/etc/ld.so.cache` still reflects it.
+//!
+//! `ldconfig` builds the cache from the directories of the configuration; a directory added to
+//! `ld.so.conf.d` after the last `ldconfig` run is invisible to the loader's cache step. The
+//! staleness check compares the configured directories with the directories the cache lists,
+//! and the files' modification times.
+
+use super::cache::LdCache;
+use crate::system::System;
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Includes followed before giving up (a loop of includes).
+const MAX_INCLUDE_DEPTH: usize = 8;
+
+/// One directory of the configuration and the file that named it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConfDir {
+    /// The directory (machine path).
+    pub dir: PathBuf,
+    /// The configuration file that lists it.
+    pub source: PathBuf,
+}
+
+/// Reads `/etc/ld.so.conf` and everything it includes, in order, without duplicates.
+pub fn read_conf(sys: &System) -> Vec<ConfDir> {
+    let mut out = Vec::new();
+    read_one(sys, Path::new("/etc/ld.so.conf"), 0, &mut out);
+    out
+}
+
+fn read_one(sys: &System, file: &Path, depth: usize, out: &mut Vec<ConfDir>) {
+    if depth > MAX_INCLUDE_DEPTH {
+        return;
+    }
+    let Ok(text) = sys.read_to_string(file) else { return };
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(pattern) = line.strip_prefix("include").filter(|r| r.starts_with([' ', '\t'])) {
+            for pattern in pattern.split_whitespace() {
+                let pattern = if pattern.starts_with('/') {
+                    PathBuf::from(pattern)
+                } else {
+                    file.parent().unwrap_or(Path::new("/")).join(pattern)
+                };
+                for included in glob_files(sys, &pattern) {
+                    read_one(sys, &included, depth + 1, out);
+                }
+            }
+            continue;
+        }
+        if line.starts_with("hwcap") {
+            continue;
+        }
+        // Old syntax allowed `dir=TYPE` and separators other than newlines.
+        for entry in line.split([' ', '\t', ',', ':']).filter(|s| !s.is_empty()) {
+            let dir = PathBuf::from(entry.split('=').next().unwrap_or(entry));
+            if dir.is_absolute() && !out.iter().any(|c: &ConfDir| c.dir == dir) {
+                out.push(ConfDir { dir, source: file.to_path_buf() });
+            }
+        }
+    }
+}
+
+/// Expands a glob whose only wildcards are in the last component (`/etc/ld.so.conf.d/*.conf`).
+fn glob_files(sys: &System, pattern: &Path) -> Vec<PathBuf> {
+    let Some(name) = pattern.file_name().and_then(|n| n.to_str()) else { return Vec::new() };
+    let dir = pattern.parent().unwrap_or(Path::new("/"));
+    if !name.contains(['*', '?', '[']) {
+        return vec![pattern.to_path_buf()];
+    }
+    let Ok(entries) = sys.read_dir(dir) else { return Vec::new() };
+    entries.into_iter().filter(|e| wildcard_match(name, &e.name)).map(|e| e.path).collect()
+}
+
+/// Matches `*` and `?` (enough for the patterns ld.so.conf files use).
+fn wildcard_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            pi += 1;
+            ni += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ni;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ni = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// A sign that the cache no longer reflects the configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Staleness {
+    /// A configured directory holds libraries, but the cache lists nothing from it.
+    DirMissing {
+        /// The directory.
+        dir: String,
+        /// The configuration file naming it.
+        source: String,
+        /// A few of the library names in it the cache does not know.
+        examples: Vec<String>,
+        /// How many such names there are.
+        count: usize,
+    },
+    /// A configuration file was modified after the cache was written.
+    ConfNewer {
+        /// The configuration file.
+        file: String,
+    },
+    /// A cache entry leads to a file that no longer exists.
+    DanglingEntry {
+        /// The entry's name.
+        name: String,
+        /// Its path.
+        path: String,
+    },
+}
+
+impl Staleness {
+    /// One line for people.
+    pub fn describe(&self) -> String {
+        match self {
+            Staleness::DirMissing { dir, source, examples, count } => format!(
+                "{dir} (from {source}) holds {count} librar{} the cache does not list ({}): run `ldconfig`",
+                if *count == 1 { "y" } else { "ies" },
+                examples.join(", ")
+            ),
+            Staleness::ConfNewer { file } => format!("{file} was changed after /etc/ld.so.cache was written"),
+            Staleness::DanglingEntry { name, path } => {
+                format!("cache entry {name} => {path}: the file is gone")
+            }
+        }
+    }
+}
+
+/// Compares the cache with the configuration. Library names are those `ldconfig` would index:
+/// files and links named `lib*.so.*` (versioned) in each configured directory.
+pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Staleness> {
+    let mut out = Vec::new();
+    let known: BTreeSet<(&str, &str)> = cache
+        .entries
+        .iter()
+        .map(|e| {
+            let p = Path::new(&e.path);
+            (p.parent().and_then(Path::to_str).unwrap_or(""), e.name.as_str())
+        })
+        .collect();
+    let mut seen_dirs = BTreeSet::new();
+    for c in conf {
+        let real = sys.resolve(&c.dir).map(|r| r.path).unwrap_or_else(|_| c.dir.clone());
+        if !seen_dirs.insert(real.clone()) {
+            continue;
+        }
+        let Ok(entries) = sys.read_dir(&c.dir) else { continue };
+        let dir_str = c.dir.to_string_lossy();
+        let real_str = real.to_string_lossy();
+        let missing: Vec<String> = entries
+            .iter()
+            .filter(|e| e.name.starts_with("lib") && e.name.contains(".so."))
+            .filter(|e| {
+                !known.contains(&(dir_str.as_ref(), e.name.as_str()))
+                    && !known.contains(&(real_str.as_ref(), e.name.as_str()))
+            })
+            .map(|e| e.name.clone())
+            .collect();
+        let listed_here = known.iter().any(|(d, _)| *d == dir_str || *d == real_str);
+        if !missing.is_empty() && !listed_here {
+            out.push(Staleness::DirMissing {
+                dir: c.dir.display().to_string(),
+                source: c.source.display().to_string(),
+                examples: missing.iter().take(3).cloned().collect(),
+                count: missing.len(),
+            });
+        }
+    }
+    if let Ok(cache_time) = sys.metadata(Path::new("/etc/ld.so.cache")).and_then(|m| m.modified()) {
+        let mut files: Vec<PathBuf> = vec![PathBuf::from("/etc/ld.so.conf")];
+        files.extend(conf.iter().map(|c| c.source.clone()));
+        files.dedup();
+        let mut reported = BTreeSet::new();
+        for f in files {
+            let newer = sys.metadata(&f).and_then(|m| m.modified()).is_ok_and(|t| t > cache_time);
+            if newer && reported.insert(f.clone()) {
+                out.push(Staleness::ConfNewer { file: f.display().to_string() });
+            }
+        }
+    }
+    // On a copied tree (a fixture, an image) most system libraries are absent by design.
+    let entries = if sys.is_host_root() { cache.entries.as_slice() } else { &[] };
+    for e in entries {
+        if !sys.exists(Path::new(&e.path)) && seen_dirs.iter().any(|d| Path::new(&e.path).starts_with(d)) {
+            out.push(Staleness::DanglingEntry { name: e.name.clone(), path: e.path.clone() });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcards_match_like_glob() {
+        assert!(wildcard_match("*.conf", "nvidia.conf"));
+        assert!(!wildcard_match("*.conf", "nvidia.conf.bak"));
+        assert!(wildcard_match("a?c*", "abcdef"));
+    }
+}
