@@ -372,6 +372,21 @@ fn render_file(f: &FileReport, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
+/// Folds `.` and `..` without touching the filesystem (for display only).
+fn lexical(p: &str) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in Path::new(p).components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 fn short(p: &str) -> String {
     Path::new(p).file_name().map_or(p.to_string(), |f| f.to_string_lossy().into_owned())
 }
@@ -387,8 +402,10 @@ fn render_resolution(r: &Resolution, root: &str, width: usize, out: &mut dyn Wri
             if *step == crate::loader::Step::AlreadyLoaded {
                 return Ok(());
             }
-            let real = if real_path != path { format!(" -> {real_path}") } else { String::new() };
-            writeln!(out, "    {:width$}  {path}{real}  [{}{how}]", r.name, step.describe())?;
+            // Show the file; the path the loader opened only when links (not just `..`) differ.
+            let via =
+                if lexical(path) != Path::new(real_path) { format!(" (via {path})") } else { String::new() };
+            writeln!(out, "    {:width$}  {real_path}{via}  [{}{how}]", r.name, step.describe())?;
         }
         Outcome::Failed { path, error } => {
             writeln!(

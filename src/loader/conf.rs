@@ -104,7 +104,7 @@ fn wildcard_match(pattern: &str, name: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Staleness {
-    /// A configured directory holds libraries, but the cache lists nothing from it.
+    /// A configured directory holds libraries the cache does not list.
     DirMissing {
         /// The directory.
         dir: String,
@@ -146,8 +146,25 @@ impl Staleness {
     }
 }
 
-/// Compares the cache with the configuration. Library names are those `ldconfig` would index:
-/// files and links named `lib*.so.*` (versioned) in each configured directory.
+/// True for names ldconfig puts in the cache: links named `lib*.so*` (the SONAME links and
+/// the development `.so` links), and files named `lib*.so` or `lib*.so.N` (a file named with
+/// its full version, `libcudnn.so.9.14.0`, is reached through its SONAME link instead).
+fn indexable(name: &str, kind: crate::system::EntryKind) -> bool {
+    if !name.starts_with("lib") {
+        return false;
+    }
+    let Some((_, version)) = name.split_once(".so") else { return false };
+    match kind {
+        crate::system::EntryKind::Symlink => version.is_empty() || version.starts_with('.'),
+        crate::system::EntryKind::File => {
+            version.is_empty() || version.strip_prefix('.').is_some_and(|v| !v.contains('.'))
+        }
+        _ => false,
+    }
+}
+
+/// Compares the cache with the configuration: libraries of configured directories missing from
+/// it, configuration files newer than it (on the machine itself), entries whose file is gone.
 pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Staleness> {
     let mut out = Vec::new();
     let known: BTreeSet<(&str, &str)> = cache
@@ -169,15 +186,14 @@ pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Stalene
         let real_str = real.to_string_lossy();
         let missing: Vec<String> = entries
             .iter()
-            .filter(|e| e.name.starts_with("lib") && e.name.contains(".so."))
+            .filter(|e| indexable(&e.name, e.kind))
             .filter(|e| {
                 !known.contains(&(dir_str.as_ref(), e.name.as_str()))
                     && !known.contains(&(real_str.as_ref(), e.name.as_str()))
             })
             .map(|e| e.name.clone())
             .collect();
-        let listed_here = known.iter().any(|(d, _)| *d == dir_str || *d == real_str);
-        if !missing.is_empty() && !listed_here {
+        if !missing.is_empty() {
             out.push(Staleness::DirMissing {
                 dir: c.dir.display().to_string(),
                 source: c.source.display().to_string(),
@@ -186,7 +202,11 @@ pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Stalene
             });
         }
     }
-    if let Ok(cache_time) = sys.metadata(Path::new("/etc/ld.so.cache")).and_then(|m| m.modified()) {
+    // Modification times mean something only on the machine itself: a copied tree or a
+    // checkout has the times of the copy.
+    let cache_time =
+        sys.is_host_root().then(|| sys.metadata(Path::new("/etc/ld.so.cache")).and_then(|m| m.modified()));
+    if let Some(Ok(cache_time)) = cache_time {
         let mut files: Vec<PathBuf> = vec![PathBuf::from("/etc/ld.so.conf")];
         files.extend(conf.iter().map(|c| c.source.clone()));
         files.dedup();

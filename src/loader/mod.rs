@@ -566,9 +566,8 @@ impl<'a> Loader<'a> {
                 }
             }
             None => {
-                if let Some(p) = &self.cache_problem {
-                    res.notes.push(p.clone());
-                }
+                let why = self.cache_problem.clone().unwrap_or_else(|| "/etc/ld.so.cache: absent".into());
+                res.tried.push(Tried { path: why, step: Step::Cache, outcome: Candidate::Missing });
             }
         }
         self.try_dirs(&mut res, name, &self.default_dirs, Step::DefaultDir);
