@@ -36,6 +36,8 @@ pub struct FileReport {
     pub missing_versions: Vec<MissingVersion>,
     /// Its GPU code, when it has a `.nv_fatbin` section.
     pub gpu_code: Option<GpuCode>,
+    /// What will go wrong at run time, in words (mixed cuDNN installs).
+    pub warnings: Vec<String>,
 }
 
 /// A symbol version the loader will not find.
@@ -134,6 +136,7 @@ fn inspect_file(sys: &System, path: &Path, gpus: &[(ComputeCapability, String)])
         cuda_runtime: None,
         missing_versions: Vec::new(),
         gpu_code: None,
+        warnings: Vec::new(),
     };
     let real = match sys.resolve(path) {
         Ok(r) => r.path,
@@ -169,6 +172,7 @@ fn inspect_file(sys: &System, path: &Path, gpus: &[(ComputeCapability, String)])
             .find(|n| n.starts_with("libcudart.so."))
             .cloned();
         report.missing_versions = find_missing_versions(&loader);
+        report.warnings = crate::loader::frameworks::cudnn_mixes(&report.resolutions);
     }
     if let Ok(f) = facts {
         if let Some(fb) = &f.fatbin {
@@ -323,6 +327,9 @@ fn render_file(f: &FileReport, out: &mut dyn Write) -> io::Result<()> {
                  needs and search paths are assumed where known"
             )?;
         }
+    }
+    for w in &f.warnings {
+        writeln!(out, "  warning: {w}")?;
     }
     for m in &f.missing_versions {
         writeln!(

@@ -140,6 +140,8 @@ fn default_directories_are_searched_last_and_multiarch_is_detected() {
     let r = tmp.path();
     let d = dep(r, "/usr/lib/x86_64-linux-gnu", "deflt", 3);
     user(r, "/app/libuser.so", &[&d], &[]);
+    // A /lib of its own: not a merged-/usr tree, so /lib/x86_64-linux-gnu is another directory.
+    std::fs::create_dir_all(r.join("lib")).unwrap();
     let sys = sys_with(r, None);
     let loader = Loader::new(&sys, Target::X86_64);
     assert_eq!(loader.default_dirs()[1], Path::new("/usr/lib/x86_64-linux-gnu"));
@@ -414,4 +416,8 @@ fn the_h200_fixture_loads_the_wheel_cudnn_and_mixes_it_with_ld_library_path() {
     assert_eq!(graph.real_path.as_deref(), Some("/usr/lib/x86_64-linux-gnu/libcudnn_graph.so.9.14.0"));
     assert_eq!(graph.step, Some(Step::LdLibraryPath));
     assert_eq!(graph.version.unwrap().to_string(), "9.14.0");
+    assert!(linkage
+        .notes
+        .iter()
+        .any(|n| n.contains("libcudnn_graph.so.9") && n.contains("cuDNN version incompatibility")));
 }

@@ -180,7 +180,7 @@ fn corrupt(what: impl Into<String>) -> CacheError {
 /// Parses the bytes of an ld.so.cache file.
 pub fn parse(b: &[u8]) -> Result<LdCache, CacheError> {
     if b.starts_with(NEW_MAGIC) {
-        let (entries, generator) = parse_new(b)?;
+        let (entries, generator) = parse_new(b, 0)?;
         return Ok(LdCache { format: CacheFormat::New, entries, generator });
     }
     if !b.starts_with(OLD_MAGIC) {
@@ -195,7 +195,7 @@ pub fn parse(b: &[u8]) -> Result<LdCache, CacheError> {
     // A new-format cache may follow the old entries, aligned to 8 bytes.
     let new_at = strings.div_ceil(8) * 8;
     if b.get(new_at..).is_some_and(|rest| rest.starts_with(NEW_MAGIC)) {
-        let (entries, generator) = parse_new(&b[new_at..])?;
+        let (entries, generator) = parse_new(b, new_at)?;
         return Ok(LdCache { format: CacheFormat::Compat, entries, generator });
     }
     let mut entries = Vec::new();
@@ -218,7 +218,8 @@ pub fn parse(b: &[u8]) -> Result<LdCache, CacheError> {
 }
 
 /// Parses a new-format cache; `b` starts at its magic, and string offsets count from there.
-fn parse_new(b: &[u8]) -> Result<(Vec<CacheEntry>, Option<String>), CacheError> {
+fn parse_new(whole: &[u8], base: usize) -> Result<(Vec<CacheEntry>, Option<String>), CacheError> {
+    let b = whole.get(base..).unwrap_or(&[]);
     let nlibs = u32_at(b, 20).ok_or_else(|| corrupt("header cut short"))? as usize;
     let extension_offset = u32_at(b, 32).ok_or_else(|| corrupt("header cut short"))? as usize;
     let table_end = nlibs
@@ -227,8 +228,10 @@ fn parse_new(b: &[u8]) -> Result<(Vec<CacheEntry>, Option<String>), CacheError> 
         .filter(|&end| end <= b.len())
         .ok_or_else(|| corrupt(format!("{nlibs} entries do not fit in {} bytes", b.len())))?;
     let _ = table_end;
+    // The extension offset counts from the start of the file (which differs from the start of
+    // the new header in the compat format); its inner offsets too.
     let (hwcaps, generator) =
-        if extension_offset != 0 { extensions(b, extension_offset) } else { (Vec::new(), None) };
+        if extension_offset != 0 { extensions(whole, extension_offset) } else { (Vec::new(), None) };
     let mut entries = Vec::new();
     for i in 0..nlibs {
         let at = NEW_HEADER + i * NEW_ENTRY;

@@ -146,6 +146,28 @@ impl Staleness {
     }
 }
 
+/// True when `/lib` is `/usr/lib` on this tree: a link to it (merged /usr, every current
+/// distribution), or absent while `/usr/lib` exists (a partial copy of such a machine).
+pub fn merged_usr(sys: &System) -> bool {
+    match sys.symlink_metadata(Path::new("/lib")) {
+        Ok(m) => m.file_type().is_symlink(),
+        Err(_) => sys.is_dir(Path::new("/usr/lib")),
+    }
+}
+
+/// The `/usr` form of a path on a merged-/usr tree (`/lib/x86_64-linux-gnu` →
+/// `/usr/lib/x86_64-linux-gnu`); other paths unchanged.
+pub fn usr_form(path: &Path, merged: bool) -> PathBuf {
+    if merged {
+        for top in ["lib", "lib32", "lib64", "libx32", "bin", "sbin"] {
+            if let Ok(rest) = path.strip_prefix(Path::new("/").join(top)) {
+                return Path::new("/usr").join(top).join(rest);
+            }
+        }
+    }
+    path.to_path_buf()
+}
+
 /// True for names ldconfig puts in the cache: links named `lib*.so*` (the SONAME links and
 /// the development `.so` links), and files named `lib*.so` or `lib*.so.N` (a file named with
 /// its full version, `libcudnn.so.9.14.0`, is reached through its SONAME link instead).
@@ -167,12 +189,13 @@ fn indexable(name: &str, kind: crate::system::EntryKind) -> bool {
 /// it, configuration files newer than it (on the machine itself), entries whose file is gone.
 pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Staleness> {
     let mut out = Vec::new();
-    let known: BTreeSet<(&str, &str)> = cache
+    let merged = merged_usr(sys);
+    let known: BTreeSet<(String, &str)> = cache
         .entries
         .iter()
         .map(|e| {
-            let p = Path::new(&e.path);
-            (p.parent().and_then(Path::to_str).unwrap_or(""), e.name.as_str())
+            let dir = Path::new(&e.path).parent().unwrap_or(Path::new("/"));
+            (usr_form(dir, merged).display().to_string(), e.name.as_str())
         })
         .collect();
     let mut seen_dirs = BTreeSet::new();
@@ -182,14 +205,14 @@ pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Stalene
             continue;
         }
         let Ok(entries) = sys.read_dir(&c.dir) else { continue };
-        let dir_str = c.dir.to_string_lossy();
-        let real_str = real.to_string_lossy();
+        let dir_str = usr_form(&c.dir, merged).display().to_string();
+        let real_str = usr_form(&real, merged).display().to_string();
         let missing: Vec<String> = entries
             .iter()
             .filter(|e| indexable(&e.name, e.kind))
             .filter(|e| {
-                !known.contains(&(dir_str.as_ref(), e.name.as_str()))
-                    && !known.contains(&(real_str.as_ref(), e.name.as_str()))
+                !known.contains(&(dir_str.clone(), e.name.as_str()))
+                    && !known.contains(&(real_str.clone(), e.name.as_str()))
             })
             .map(|e| e.name.clone())
             .collect();

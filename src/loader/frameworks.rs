@@ -159,6 +159,37 @@ pub fn load_with_dlopens(loader: &mut Loader<'_>, root: usize) -> Vec<Resolution
     out
 }
 
+/// Warnings for cuDNN sub-libraries loaded from another directory than the `libcudnn.so.N`
+/// that dlopened them: two cuDNN installs mixed in one process, which cuDNN and PyTorch
+/// refuse ("cuDNN version incompatibility").
+pub fn cudnn_mixes(resolutions: &[Resolution]) -> Vec<String> {
+    let dir_of = |p: &str| Path::new(p).parent().map(Path::to_path_buf);
+    let mut out = Vec::new();
+    for r in resolutions.iter().filter(|r| r.request == Request::Dlopen && r.name.starts_with("libcudnn_")) {
+        let Outcome::Found { real_path, .. } = &r.outcome else { continue };
+        let parent = resolutions.iter().find_map(|p| match &p.outcome {
+            Outcome::Found { real_path: pr, .. }
+                if p.name.starts_with("libcudnn.so.") && Path::new(pr) != Path::new(real_path) =>
+            {
+                Some(pr.clone())
+            }
+            _ => None,
+        });
+        if let Some(main) = parent {
+            if dir_of(&main) != dir_of(real_path) {
+                out.push(format!(
+                    "{} is loaded from {} but the libcudnn that dlopens it from {}: two cuDNN installs \
+                     mixed in one process (PyTorch stops with \"cuDNN version incompatibility\")",
+                    r.name,
+                    dir_of(real_path).unwrap_or_default().display(),
+                    dir_of(&main).unwrap_or_default().display()
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// The main CUDA binary of a framework install (`…/site-packages/torch` →
 /// `torch/lib/libtorch_cuda.so`), and what the framework loads by full path before it.
 pub fn main_cuda_binary(sys: &System, location: &Path) -> Option<(PathBuf, Vec<PathBuf>)> {
@@ -357,6 +388,7 @@ pub fn framework_cuda(sys: &System, location: &Path) -> Option<CudaLinkage> {
     if location.file_name().is_some_and(|n| n == "torch") {
         apply_torch_preload(sys, location, &mut resolutions);
     }
+    notes.extend(cudnn_mixes(&resolutions));
     let mut libraries: Vec<ResolvedLibrary> = Vec::new();
     for r in &resolutions {
         if !is_cuda_library(&r.name) || libraries.iter().any(|l| l.name == r.name) {

@@ -267,6 +267,7 @@ pub struct Loader<'a> {
     cache_problem: Option<String>,
     default_dirs: Vec<PathBuf>,
     lib_token: String,
+    merged_usr: bool,
     main: Option<usize>,
     /// Every object loaded so far, in load order.
     pub objects: Vec<Object>,
@@ -324,6 +325,7 @@ impl<'a> Loader<'a> {
             cache_problem,
             default_dirs,
             lib_token,
+            merged_usr: conf::merged_usr(sys),
             main: None,
             objects: Vec::new(),
         }
@@ -581,9 +583,14 @@ impl<'a> Loader<'a> {
     }
 
     fn try_file(&self, res: &mut Resolution, path: &Path, step: Step) -> bool {
-        let resolved = match self.sys.resolve(path) {
-            Ok(r) if self.sys.is_file(&r.path) => r,
-            _ => {
+        let mut found = self.sys.resolve(path).ok().filter(|r| self.sys.is_file(&r.path));
+        if found.is_none() && self.merged_usr && !self.sys.exists(Path::new("/lib")) {
+            // A copied tree of a merged-/usr machine without its `/lib -> usr/lib` link.
+            found = self.sys.resolve(&conf::usr_form(path, true)).ok().filter(|r| self.sys.is_file(&r.path));
+        }
+        let resolved = match found {
+            Some(r) => r,
+            None => {
                 res.tried.push(Tried { path: path.display().to_string(), step, outcome: Candidate::Missing });
                 return false;
             }
