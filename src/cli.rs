@@ -35,6 +35,18 @@ pub enum Command {
     ///   cudoctor check --root /mnt/image    a mounted image or a copied machine
     #[command(verbatim_doc_comment)]
     Check(CheckArgs),
+
+    /// Explain a CUDA/cuDNN/framework error: a message, a log file (plain or gzip) or standard
+    /// input, matched against known error signatures; the candidate causes are ranked with this
+    /// machine's facts.
+    ///
+    /// Examples:
+    ///   cudoctor explain "CUDNN_STATUS_INTERNAL_ERROR"
+    ///   python train.py 2>&1 | cudoctor explain -
+    ///   cudoctor explain --no-check train.log.gz        rank on the text alone
+    ///   cudoctor explain --report other.json train.log  rank with another machine's report
+    #[command(verbatim_doc_comment)]
+    Explain(crate::explain::command::ExplainArgs),
 }
 
 /// Flags of `cudoctor check`.

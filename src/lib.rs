@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod explain;
 pub mod kb;
 pub mod probe;
 pub mod render;

@@ -266,7 +266,9 @@ mod tests {
         let e = ev("cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0) but found runtime version (9, 14, 0).");
         assert_eq!(e.cudnn_compiled.unwrap().to_string(), "9.19.0");
         assert_eq!(e.cudnn_runtime.unwrap().to_string(), "9.14.0");
-        let e = ev("RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600");
+        let e = ev(
+            "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600",
+        );
         assert_eq!(e.cudnn_compiled.unwrap().to_string(), "7.1.2");
         assert_eq!(e.cudnn_runtime.unwrap().to_string(), "7.6.0");
         assert_eq!(cudnn_from_int(91900).unwrap().to_string(), "9.19.0");

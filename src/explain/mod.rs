@@ -10,6 +10,7 @@
 //! The same table serves `cudoctor kb error …`: call [`match_text`] with the user's text (or
 //! [`find_signature`] with an id or status name) and print the returned [`Signature`]s.
 
+pub mod command;
 pub mod evidence;
 pub mod rank;
 pub mod render;
@@ -349,7 +350,8 @@ impl SignatureTable {
     }
 
     fn try_signature(&self, i: usize, line: &[u8]) -> Option<LineMatch> {
-        let mut m = LineMatch { signature: i, matched: i, key: String::new(), code: None, groups: Vec::new() };
+        let mut m =
+            LineMatch { signature: i, matched: i, key: String::new(), code: None, groups: Vec::new() };
         if let Some(re) = &self.regexes[i] {
             let caps = re.captures(line)?;
             for name in re.capture_names().flatten() {
@@ -486,7 +488,8 @@ pub struct ExplainReport {
 /// Explains every occurrence of a scan, ranking causes with `report` when given.
 pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation> {
     let t = table();
-    let seen: BTreeSet<&str> = result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
+    let seen: BTreeSet<&str> =
+        result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
     result
         .occurrences
         .iter()
@@ -570,12 +573,16 @@ mod tests {
     #[test]
     fn the_most_specific_signature_wins_on_a_line() {
         let m = table()
-            .match_line(b"ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory")
+            .match_line(
+                b"ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory",
+            )
             .unwrap();
         assert_eq!(table().signatures[m.signature].id, "loader-libcudnn-missing");
         assert_eq!(m.key, "libcudnn.so.8");
         let m = table()
-            .match_line(b"OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory")
+            .match_line(
+                b"OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+            )
             .unwrap();
         assert_eq!(table().signatures[m.signature].id, "loader-cuda-lib-missing");
         assert_eq!(m.key, "libcudart.so.11.0");

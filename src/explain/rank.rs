@@ -165,7 +165,12 @@ pub fn memory_in_use(input: &RuleInput<'_>) -> Vec<Adjustment> {
             out.push(adj(
                 Category::Oom,
                 0.6,
-                format!("GPU {} ({name}) has {} of {} free now", gpu.index, gib((total - used) as f64), gib(total as f64)),
+                format!(
+                    "GPU {} ({name}) has {} of {} free now",
+                    gpu.index,
+                    gib((total - used) as f64),
+                    gib(total as f64)
+                ),
             ));
         }
     }
@@ -174,13 +179,20 @@ pub fn memory_in_use(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// Another error of the same log says memory ran out.
 pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    const OOM: [&str; 5] =
-        ["torch-cuda-oom", "cuda-out-of-memory-runtime", "tf-oom", "cudnn-alloc-failed", "cublas-alloc-failed"];
+    const OOM: [&str; 5] = [
+        "torch-cuda-oom",
+        "cuda-out-of-memory-runtime",
+        "tf-oom",
+        "cudnn-alloc-failed",
+        "cublas-alloc-failed",
+    ];
     if OOM.contains(&input.signature.id.as_str()) || !has(input, Category::Oom) {
         return vec![];
     }
     match OOM.iter().find(|id| input.seen.contains(*id)) {
-        Some(id) => vec![adj(Category::Oom, 4.0, format!("the same log also reports running out of memory ({id})"))],
+        Some(id) => {
+            vec![adj(Category::Oom, 4.0, format!("the same log also reports running out of memory ({id})"))]
+        }
         None => vec![],
     }
 }
@@ -196,16 +208,28 @@ pub fn oom_message_figures(input: &RuleInput<'_>) -> Vec<Adjustment> {
             1.5,
             format!("it asked for {} on a GPU of {} in total", gib(req), gib(total)),
         ));
-        out.push(adj(Category::UserCodeBug, 2.0, "a single allocation larger than the whole GPU points at a shape or batch-size mistake"));
+        out.push(adj(
+            Category::UserCodeBug,
+            2.0,
+            "a single allocation larger than the whole GPU points at a shape or batch-size mistake",
+        ));
     } else if let Some(free) = ev.free_mib {
         if free >= req {
             out.push(adj(
                 Category::Other,
                 3.0,
-                format!("{} was free for a request of {}: the free memory is fragmented", gib(free), gib(req)),
+                format!(
+                    "{} was free for a request of {}: the free memory is fragmented",
+                    gib(free),
+                    gib(req)
+                ),
             ));
         } else {
-            out.push(adj(Category::Oom, 1.5, format!("only {} was free for a request of {}", gib(free), gib(req))));
+            out.push(adj(
+                Category::Oom,
+                1.5,
+                format!("only {} was free for a request of {}", gib(free), gib(req)),
+            ));
         }
     }
     out
@@ -223,16 +247,27 @@ fn same_minor(a: &Version, b: &Version) -> bool {
 pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(report) = input.report else { return vec![] };
     let mut out = Vec::new();
-    let installs: Vec<(&str, &Version)> =
-        report.cudnn.iter().filter_map(|c| c.version.as_ref().map(|v| (c.lib_dir.as_str(), &v.value))).collect();
+    let installs: Vec<(&str, &Version)> = report
+        .cudnn
+        .iter()
+        .filter_map(|c| c.version.as_ref().map(|v| (c.lib_dir.as_str(), &v.value)))
+        .collect();
     if installs.is_empty() {
         if !report.frameworks.is_empty() || !report.libraries.is_empty() {
             out.push(adj(Category::CudnnMissing, 3.0, "no cuDNN install was found on this machine"));
-            out.push(adj(Category::CudnnVersionMismatch, 0.5, "no cuDNN install was found, so none can mismatch"));
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                0.5,
+                "no cuDNN install was found, so none can mismatch",
+            ));
         }
         return out;
     }
-    out.push(adj(Category::CudnnMissing, 0.3, format!("cuDNN {} is installed at {}", installs[0].1, installs[0].0)));
+    out.push(adj(
+        Category::CudnnMissing,
+        0.3,
+        format!("cuDNN {} is installed at {}", installs[0].1, installs[0].0),
+    ));
     let mut mismatched = false;
     for (fw, built) in framework_cudnn(report) {
         for (dir, v) in installs.iter().filter(|(_, v)| !same_minor(v, built)) {
@@ -274,7 +309,10 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
         out.push(adj(
             Category::CudnnVersionMismatch,
             0.4,
-            format!("only one cuDNN is installed ({} at {}), matching the frameworks' builds", installs[0].1, installs[0].0),
+            format!(
+                "only one cuDNN is installed ({} at {}), matching the frameworks' builds",
+                installs[0].1, installs[0].0
+            ),
         ));
     }
     out
@@ -333,7 +371,11 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
             .cudnn
             .iter()
             .filter_map(|c| c.version.as_ref().map(|v| (format!("at {}", c.lib_dir), &v.value)))
-            .chain(framework_cudnn(report).into_iter().map(|(f, v)| (format!("in {}'s build", f.kind.name()), v)));
+            .chain(
+                framework_cudnn(report)
+                    .into_iter()
+                    .map(|(f, v)| (format!("in {}'s build", f.kind.name()), v)),
+            );
         for (place, v) in cudnns {
             checked = true;
             if *v < support.min_cudnn {
@@ -380,13 +422,24 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 out.push(adj(
                     Category::ArchUnsupported,
                     5.0,
-                    format!("{} {} has kernels for {} only, not {} ({})", fw.kind.name(), fw.version.value, list.join(" "), gpu.cc.sm(), gpu.name),
+                    format!(
+                        "{} {} has kernels for {} only, not {} ({})",
+                        fw.kind.name(),
+                        fw.version.value,
+                        list.join(" "),
+                        gpu.cc.sm(),
+                        gpu.name
+                    ),
                 ));
             }
         }
     }
     if checked && all_new_enough {
-        out.push(adj(Category::ArchUnsupported, 0.3, "the installed CUDA and cuDNN releases support this machine's GPUs"));
+        out.push(adj(
+            Category::ArchUnsupported,
+            0.3,
+            "the installed CUDA and cuDNN releases support this machine's GPUs",
+        ));
     }
     out
 }
@@ -427,16 +480,27 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
         .and_then(|r| r.driver.cuda_supported.as_ref().map(|f| f.value))
         .or(input.evidence.driver_cuda);
     if let Some(found) = input.evidence.driver_cuda {
-        out.push(adj(Category::DriverTooOld, 1.5, format!("the driver supports CUDA {found} at most (\"found version\" in the log)")));
+        out.push(adj(
+            Category::DriverTooOld,
+            1.5,
+            format!("the driver supports CUDA {found} at most (\"found version\" in the log)"),
+        ));
     }
     let (Some(driver), Some(report)) = (driver, input.report) else { return out };
     for fw in &report.frameworks {
         let Some(cuda) = &fw.cuda else { continue };
-        if cuda.value.major > driver.major || (cuda.value > driver && cuda.value.major == driver.major && cuda.value.major < 11) {
+        if cuda.value.major > driver.major
+            || (cuda.value > driver && cuda.value.major == driver.major && cuda.value.major < 11)
+        {
             out.push(adj(
                 Category::DriverTooOld,
                 5.0,
-                format!("{} {} needs CUDA {}; the driver supports CUDA {driver} at most", fw.kind.name(), fw.version.value, cuda.value),
+                format!(
+                    "{} {} needs CUDA {}; the driver supports CUDA {driver} at most",
+                    fw.kind.name(),
+                    fw.version.value,
+                    cuda.value
+                ),
             ));
         } else if cuda.value > driver {
             out.push(adj(
@@ -453,7 +517,12 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
             out.push(adj(
                 Category::DriverTooOld,
                 0.3,
-                format!("the driver supports CUDA {driver}, enough for {} {} (CUDA {})", fw.kind.name(), fw.version.value, cuda.value),
+                format!(
+                    "the driver supports CUDA {driver}, enough for {} {} (CUDA {})",
+                    fw.kind.name(),
+                    fw.version.value,
+                    cuda.value
+                ),
             ));
         }
     }
@@ -507,11 +576,18 @@ pub fn driver_loaded(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(report) = input.report else { return vec![] };
     match &report.driver.kernel_module {
-        Some(m) => vec![adj(Category::DriverNotLoaded, 0.25, format!("the NVIDIA kernel module {} is loaded", m.version.value))],
+        Some(m) => vec![adj(
+            Category::DriverNotLoaded,
+            0.25,
+            format!("the NVIDIA kernel module {} is loaded", m.version.value),
+        )],
         None if !report.gpus.devices.is_empty() => vec![adj(
             Category::DriverNotLoaded,
             4.0,
-            format!("{} NVIDIA GPU(s) are on the PCI bus but no NVIDIA kernel module is loaded", report.gpus.devices.len()),
+            format!(
+                "{} NVIDIA GPU(s) are on the PCI bus but no NVIDIA kernel module is loaded",
+                report.gpus.devices.len()
+            ),
         )],
         None => vec![],
     }
@@ -525,12 +601,16 @@ pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(report) = input.report else { return vec![] };
     let mut out = Vec::new();
     for fw in &report.frameworks {
-        let relevant = matches!(fw.kind, FrameworkKind::Torch | FrameworkKind::Jaxlib | FrameworkKind::Tensorflow | FrameworkKind::Paddle);
+        let relevant = matches!(
+            fw.kind,
+            FrameworkKind::Torch | FrameworkKind::Jaxlib | FrameworkKind::Tensorflow | FrameworkKind::Paddle
+        );
         if !relevant {
             continue;
         }
         let cpu = fw.build.as_deref() == Some("cpu") || fw.cuda.is_none();
-        let jax_plugin = report.frameworks.iter().any(|f| f.kind == FrameworkKind::JaxCudaPlugin && f.env == fw.env);
+        let jax_plugin =
+            report.frameworks.iter().any(|f| f.kind == FrameworkKind::JaxCudaPlugin && f.env == fw.env);
         if cpu && !(fw.kind == FrameworkKind::Jaxlib && jax_plugin) {
             out.push(adj(
                 Category::CpuOnlyBuild,
@@ -538,7 +618,11 @@ pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 format!("{} {} in {} is a CPU-only build", fw.kind.name(), fw.version.value, fw.env),
             ));
         } else if !cpu {
-            out.push(adj(Category::CpuOnlyBuild, 0.2, format!("{} {} is built with CUDA", fw.kind.name(), fw.version.value)));
+            out.push(adj(
+                Category::CpuOnlyBuild,
+                0.2,
+                format!("{} {} is built with CUDA", fw.kind.name(), fw.version.value),
+            ));
         }
     }
     out
@@ -556,7 +640,11 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
         (None, None) => {
             return match input.report {
                 Some(r) if !r.gpus.devices.is_empty() => {
-                    vec![adj(Category::EnvVarMisconfig, 0.7, "CUDA_VISIBLE_DEVICES is not set: every GPU is visible")]
+                    vec![adj(
+                        Category::EnvVarMisconfig,
+                        0.7,
+                        "CUDA_VISIBLE_DEVICES is not set: every GPU is visible",
+                    )]
                 }
                 _ => vec![],
             }
@@ -564,8 +652,16 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
     };
     let count = input.report.map(|r| r.gpus.devices.len());
     let trimmed = value.trim();
-    if trimmed.is_empty() || trimmed == "-1" || trimmed.eq_ignore_ascii_case("none") || trimmed == "NoDevFiles" {
-        return vec![adj(Category::EnvVarMisconfig, 6.0, format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\": no GPU is visible"))];
+    if trimmed.is_empty()
+        || trimmed == "-1"
+        || trimmed.eq_ignore_ascii_case("none")
+        || trimmed == "NoDevFiles"
+    {
+        return vec![adj(
+            Category::EnvVarMisconfig,
+            6.0,
+            format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\": no GPU is visible"),
+        )];
     }
     if let Some(count) = count {
         let beyond: Vec<&str> = trimmed
@@ -580,7 +676,11 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\" but this machine has {count} GPU(s) (indices from 0)"),
             )];
         }
-        return vec![adj(Category::EnvVarMisconfig, 0.8, format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\", which exists here"))];
+        return vec![adj(
+            Category::EnvVarMisconfig,
+            0.8,
+            format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\", which exists here"),
+        )];
     }
     vec![]
 }
@@ -591,7 +691,8 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
-    let kinds: Vec<Container> = report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect();
+    let kinds: Vec<Container> =
+        report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect();
     if kinds.is_empty() {
         return vec![adj(Category::ContainerRuntime, 0.3, "this is not a container")];
     }
@@ -599,10 +700,15 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
         vec![adj(
             Category::ContainerRuntime,
             4.0,
-            format!("running in a container ({:?}) with no /dev/nvidia* device nodes", kinds[0]).to_lowercase(),
+            format!("running in a container ({:?}) with no /dev/nvidia* device nodes", kinds[0])
+                .to_lowercase(),
         )]
     } else {
-        vec![adj(Category::ContainerRuntime, 1.2, format!("running in a container ({:?})", kinds[0]).to_lowercase())]
+        vec![adj(
+            Category::ContainerRuntime,
+            1.2,
+            format!("running in a container ({:?})", kinds[0]).to_lowercase(),
+        )]
     }
 }
 
@@ -641,14 +747,24 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let exact: Vec<&str> = report
         .libraries
         .iter()
-        .filter(|l| l.name == file || file_name(&l.path) == file || l.links.iter().any(|k| file_name(k) == file))
+        .filter(|l| {
+            l.name == file || file_name(&l.path) == file || l.links.iter().any(|k| file_name(k) == file)
+        })
         .map(|l| l.path.as_str())
         .collect();
     if let Some(path) = exact.first() {
         let dir = path.rsplit_once('/').map_or(*path, |(d, _)| d);
         return vec![
-            adj(Category::LibraryNotFound, 4.0, format!("{file} exists at {dir}, a directory the loader did not search")),
-            adj(Category::EnvVarMisconfig, 2.0, format!("{dir} is not on the loader path (LD_LIBRARY_PATH or ld.so.conf)")),
+            adj(
+                Category::LibraryNotFound,
+                4.0,
+                format!("{file} exists at {dir}, a directory the loader did not search"),
+            ),
+            adj(
+                Category::EnvVarMisconfig,
+                2.0,
+                format!("{dir} is not on the loader path (LD_LIBRARY_PATH or ld.so.conf)"),
+            ),
             adj(Category::CudnnMissing, 0.2, format!("{file} is installed at {dir}")),
         ];
     }
@@ -664,16 +780,28 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
         })
         .collect();
     if others.is_empty() {
-        let mut out = vec![adj(Category::LibraryNotFound, 1.5, format!("no {} library of any version is on this machine", kind.name()))];
+        let mut out = vec![adj(
+            Category::LibraryNotFound,
+            1.5,
+            format!("no {} library of any version is on this machine", kind.name()),
+        )];
         if kind == LibraryKind::Cudnn {
             out.push(adj(Category::CudnnMissing, 4.0, "no cuDNN library of any version is on this machine"));
         }
         return out;
     }
-    let category = if kind == LibraryKind::Cudnn { Category::CudnnVersionMismatch } else { Category::CudaRuntimeMismatch };
+    let category = if kind == LibraryKind::Cudnn {
+        Category::CudnnVersionMismatch
+    } else {
+        Category::CudaRuntimeMismatch
+    };
     let major = wanted.map_or_else(String::new, |m| format!(" (major {m})"));
     vec![
-        adj(category, 4.0, format!("the program wants {file}{major}; this machine has {}", others.join(", "))),
+        adj(
+            category,
+            4.0,
+            format!("the program wants {file}{major}; this machine has {}", others.join(", ")),
+        ),
         adj(Category::CudnnMissing, 0.5, format!("{} is installed, in another version", kind.name())),
         adj(Category::LibraryNotFound, 0.6, format!("no copy named {file} exists here")),
     ]

@@ -26,7 +26,10 @@ fn summary(report: &ExplainReport) -> String {
 pub fn text(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", summary(report))?;
     if report.errors.is_empty() {
-        writeln!(out, "\nNo known GPU/CUDA error was found. `cudoctor kb error TEXT` searches the signature table.")?;
+        writeln!(
+            out,
+            "\nNo known GPU/CUDA error was found. `cudoctor kb error TEXT` searches the signature table."
+        )?;
         return Ok(());
     }
     if report.errors.len() > 1 {
@@ -55,8 +58,10 @@ fn text_error(n: usize, e: &Explanation, out: &mut dyn Write) -> io::Result<()> 
         writeln!(out, "       fix: {}", c.fix)?;
     }
     if e.causes.len() > SHOWN_CAUSES {
-        let rest: Vec<String> =
-            e.causes[SHOWN_CAUSES..].iter().map(|c| format!("{} ({})", c.category, percent(c.score))).collect();
+        let rest: Vec<String> = e.causes[SHOWN_CAUSES..]
+            .iter()
+            .map(|c| format!("{} ({})", c.category, percent(c.score)))
+            .collect();
         writeln!(out, "    Less likely: {}", rest.join(", "))?;
     }
     writeln!(out, "    Source: {}", e.source)

@@ -70,7 +70,13 @@ struct Scanner<'t> {
 
 impl<'t> Scanner<'t> {
     fn new(table: &'t SignatureTable) -> Self {
-        Scanner { table, result: ScanResult::default(), index: HashMap::new(), pending: Vec::new(), lines_before: 0 }
+        Scanner {
+            table,
+            result: ScanResult::default(),
+            index: HashMap::new(),
+            pending: Vec::new(),
+            lines_before: 0,
+        }
     }
 
     /// Processes a chunk made of whole lines (the last one may lack its newline).
@@ -177,7 +183,8 @@ fn count_newlines(bytes: &[u8]) -> u64 {
 /// A line as text: invalid UTF-8 replaced, control characters dropped, cut to [`LINE_KEEP`] bytes.
 fn clean_line(line: &[u8]) -> String {
     let cut = &line[..line.len().min(LINE_KEEP)];
-    let mut s: String = String::from_utf8_lossy(cut).chars().filter(|c| !c.is_control() || *c == '\t').collect();
+    let mut s: String =
+        String::from_utf8_lossy(cut).chars().filter(|c| !c.is_control() || *c == '\t').collect();
     if line.len() > LINE_KEEP {
         s.push('…');
     }
@@ -212,7 +219,11 @@ fn split_whole_lines(bytes: &[u8], max: usize) -> impl Iterator<Item = &[u8]> {
 }
 
 /// Scans a reader in fixed-size chunks: memory does not grow with the input.
-pub fn scan(mut reader: impl Read, table: &SignatureTable, mut opts: ScanOptions<'_>) -> io::Result<ScanResult> {
+pub fn scan(
+    mut reader: impl Read,
+    table: &SignatureTable,
+    mut opts: ScanOptions<'_>,
+) -> io::Result<ScanResult> {
     let mut s = Scanner::new(table);
     let mut buf = vec![0u8; CHUNK];
     let mut filled = 0;
@@ -229,11 +240,7 @@ pub fn scan(mut reader: impl Read, table: &SignatureTable, mut opts: ScanOptions
             continue;
         }
         // Process whole lines; keep a partial last line for the next read.
-        let cut = if eof {
-            filled
-        } else {
-            memchr::memrchr(b'\n', &buf[..filled]).map_or(filled, |i| i + 1)
-        };
+        let cut = if eof { filled } else { memchr::memrchr(b'\n', &buf[..filled]).map_or(filled, |i| i + 1) };
         s.chunk(&buf[..cut]);
         buf.copy_within(cut..filled, 0);
         filled -= cut;
@@ -279,7 +286,9 @@ mod tests {
     fn chunk_boundaries_do_not_lose_lines_or_line_numbers() {
         let mut log = Vec::new();
         for i in 0..20_000 {
-            log.extend_from_slice(format!("step {i} loss 0.123 lr 1e-4 throughput 1234 samples/s\n").as_bytes());
+            log.extend_from_slice(
+                format!("step {i} loss 0.123 lr 1e-4 throughput 1234 samples/s\n").as_bytes(),
+            );
             if i % 5000 == 4999 {
                 log.extend_from_slice(b"RuntimeError: No CUDA GPUs are available\n");
             }
