@@ -163,6 +163,14 @@ pub struct Signature {
     pub meaning: String,
     /// Public source of the signature and its causes.
     pub source: String,
+    /// A warning that often accompanies the real error rather than being it (TensorFlow's
+    /// "Could not load dynamic library"): listed after the errors.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warning: bool,
+    /// A message that introduces details printed on the next lines (JAX's "Unable to initialize
+    /// backend 'cuda'"): a known error within the next few lines is listed before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wrapper: bool,
     /// Candidate causes.
     pub causes: Vec<Cause>,
 }
@@ -346,7 +354,21 @@ impl SignatureTable {
         }
         // Highest priority first; file order breaks ties.
         candidates.sort_by_key(|&i| (std::cmp::Reverse(self.signatures[i].priority), i));
-        candidates.into_iter().find_map(|i| self.try_signature(i, line))
+        let mut best = candidates.iter().find_map(|&i| self.try_signature(i, line))?;
+        if best.code.is_none() {
+            // A status named in words may also be given as a number on the same line (Caffe's
+            // "(4 vs. 0)  CUDNN_STATUS_INTERNAL_ERROR"): keep the number when it agrees.
+            let numbered = candidates
+                .iter()
+                .filter(|&&i| i != best.signature && !self.signatures[i].redirect.is_empty())
+                .filter_map(|&i| self.try_signature(i, line))
+                .find(|m| m.signature == best.signature && m.code.is_some());
+            if let Some(m) = numbered {
+                best.code = m.code;
+                best.matched = m.matched;
+            }
+        }
+        Some(best)
     }
 
     fn try_signature(&self, i: usize, line: &[u8]) -> Option<LineMatch> {
@@ -449,6 +471,8 @@ pub struct Explanation {
     pub signature: String,
     /// Signature title.
     pub title: String,
+    /// True for a warning-level signature (listed after the errors).
+    pub warning: bool,
     /// 1-based line of the first occurrence.
     pub first_line: u64,
     /// How many lines matched.
@@ -490,7 +514,7 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
     let t = table();
     let seen: BTreeSet<&str> =
         result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
-    result
+    let mut out: Vec<Explanation> = result
         .occurrences
         .iter()
         .map(|o| {
@@ -500,6 +524,7 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             Explanation {
                 signature: sig.id.clone(),
                 title: sig.title.clone(),
+                warning: sig.warning,
                 first_line: o.first_line,
                 count: o.count,
                 line: o.line.clone(),
@@ -510,7 +535,22 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
                 source: sig.source.clone(),
             }
         })
-        .collect()
+        .collect();
+    // A wrapper message is ordered just after a detailed error printed right below it.
+    let lines: Vec<(u64, bool)> =
+        out.iter().map(|e| (e.first_line, t.by_id(&e.signature).is_some_and(|s| s.wrapper))).collect();
+    let sort_line = |e: &Explanation| -> (u64, bool) {
+        let wrapper = t.by_id(&e.signature).is_some_and(|s| s.wrapper);
+        if wrapper {
+            let detail = lines.iter().find(|(l, w)| !w && *l > e.first_line && *l <= e.first_line + 3);
+            if let Some((l, _)) = detail {
+                return (*l, true);
+            }
+        }
+        (e.first_line, false)
+    };
+    out.sort_by_key(|e| (e.warning, sort_line(e)));
+    out
 }
 
 /// Names a numeric status captured by `matched` and resolved to `resolved`.

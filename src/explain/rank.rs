@@ -74,6 +74,8 @@ pub const RULES: &[Rule] = &[
     gpu_visibility,
     containers,
     missing_library,
+    symbol_origin,
+    unversioned_library_name,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -805,6 +807,49 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
         adj(Category::CudnnMissing, 0.5, format!("{} is installed, in another version", kind.name())),
         adj(Category::LibraryNotFound, 0.6, format!("no copy named {file} exists here")),
     ]
+}
+
+/// Which library an undefined symbol belongs to, from its name.
+pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
+    const TORCH_CXX: [&str; 6] = ["_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"];
+    if TORCH_CXX.iter().any(|p| sym.starts_with(p)) {
+        vec![adj(
+            Category::Other,
+            4.0,
+            format!("{sym} is a PyTorch C++ symbol: an extension built against another PyTorch version"),
+        )]
+    } else if sym.starts_with("cudnn") {
+        vec![adj(
+            Category::CudnnVersionMismatch,
+            4.0,
+            format!("{sym} is a cuDNN function missing from the cuDNN that was loaded"),
+        )]
+    } else if ["cublas", "cuda", "cusparse", "cufft", "curand", "cusolver", "nvJitLink", "nvrtc", "nccl"]
+        .iter()
+        .any(|p| sym.starts_with(p))
+    {
+        vec![adj(
+            Category::CudaRuntimeMismatch,
+            3.0,
+            format!("{sym} is a CUDA library function missing from the copy that was loaded"),
+        )]
+    } else {
+        vec![]
+    }
+}
+
+/// A missing `libX.so` without a version is the development link, not the library.
+pub fn unversioned_library_name(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(lib) = input.evidence.library.as_deref() else { return vec![] };
+    if !lib.starts_with("lib") || !lib.ends_with(".so") {
+        return vec![];
+    }
+    vec![adj(
+        Category::LibraryNotFound,
+        2.5,
+        format!("{lib} without a version is the development link that only -dev packages create; the versioned library may well be installed"),
+    )]
 }
 
 #[cfg(test)]

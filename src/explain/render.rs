@@ -43,7 +43,8 @@ pub fn text(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
 
 fn text_error(n: usize, e: &Explanation, out: &mut dyn Write) -> io::Result<()> {
     let times = if e.count > 1 { format!(", {} times", e.count) } else { String::new() };
-    writeln!(out, "\n[{n}] {}  (line {}{times}; {})", e.title, e.first_line, e.signature)?;
+    let kind = if e.warning { "warning: " } else { "" };
+    writeln!(out, "\n[{n}] {kind}{}  (line {}{times}; {})", e.title, e.first_line, e.signature)?;
     writeln!(out, "    > {}", e.line.trim())?;
     if let Some(code) = &e.code {
         writeln!(out, "    code: {code}")?;
