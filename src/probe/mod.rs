@@ -13,6 +13,7 @@ pub mod frameworks;
 pub mod gpus;
 pub mod host;
 pub mod libraries;
+pub mod linkage;
 pub mod packages;
 pub mod python;
 pub mod toolkits;
@@ -66,6 +67,7 @@ pub fn check_with(
     libraries::probe(sys, &index, &mut report);
     cudnn::probe(sys, &index, &mut report);
     frameworks::probe(sys, &index, &mut report);
+    linkage::probe(sys, &mut report);
     let answer = match spawned {
         Ok(_) => receive.recv_timeout(timeout.saturating_sub(started.elapsed())).map_err(|e| match e {
             mpsc::RecvTimeoutError::Timeout => {
