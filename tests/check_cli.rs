@@ -260,7 +260,7 @@ fn h200_torch_loads_the_wheel_cudnn_through_its_rpath() {
 #[test]
 fn h200_system_cudnn_on_ld_library_path_mixes_two_cudnn_installs() {
     let dir = fixture("h200-cuda13-torch211");
-    let env = fs::read_to_string(dir.join("env")).unwrap().replace(
+    let env = fs_err::read_to_string(dir.join("env")).unwrap().replace(
         "LD_LIBRARY_PATH=/usr/local/nvidia/lib64",
         "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64",
     );
