@@ -62,7 +62,8 @@ pub fn check_with(
     // Python environments first: the pip and conda package databases live in them.
     python::probe(sys, &mut report);
     let index = packages::probe(sys, &mut report);
-    driver::probe(sys, &mut report);
+    host::glibc_from_packages(&index, &mut report);
+    driver::probe(sys, &index, &mut report);
     toolkits::probe(sys, &index, &mut report);
     libraries::probe(sys, &index, &mut report);
     cudnn::probe(sys, &index, &mut report);
