@@ -93,6 +93,7 @@ fn xid_rows_match_the_catalog() {
         let entry = tables().get(CodeTable::Xid, number).unwrap_or_else(|| panic!("Xid {number}"));
         assert_eq!(entry.name, mnemonic);
         assert!(entry.description.starts_with(cols[2]), "Xid {number}: {}", entry.description);
+        assert_eq!(entry.action.as_deref(), Some(cols[3]), "Xid {number}");
         assert_eq!(tables().lookup(&format!("Xid {number}"))[0].entry.number, number);
         checked += 1;
     }

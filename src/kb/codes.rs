@@ -114,6 +114,10 @@ pub struct CodeEntry {
     /// frameworks print (`cudaGetErrorString`: "no kernel image is available for execution on the
     /// device"), where the source gives it.
     pub message: Option<String>,
+    /// What the source says to do first, where it says (the Xid catalog's "Resolution Bucket
+    /// (Immediate Action)": `RESTART_APP`, `RESET_GPU`, `RESTART_BM` = reboot the machine, `IGNORE`,
+    /// `WORKFLOW_XID_48` = follow the catalog's workflow for that Xid, …).
+    pub action: Option<String>,
     /// Other names with the same value (deprecated enumerators that alias this one).
     pub aliases: Vec<String>,
     /// True when the source marks this code deprecated.
@@ -194,6 +198,7 @@ struct RawCode {
     number: i64,
     description: String,
     message: Option<String>,
+    action: Option<String>,
     #[serde(default)]
     aliases: Vec<String>,
     #[serde(default)]
@@ -224,6 +229,7 @@ pub fn parse_table(table: CodeTable, text: &str) -> Result<Vec<CodeEntry>, CodeD
             number: code.number,
             description: code.description,
             message: code.message,
+            action: code.action,
             aliases: code.aliases,
             deprecated: code.deprecated,
             source: code.source.unwrap_or_else(|| raw.source.clone()),
@@ -491,6 +497,8 @@ mod tests {
         assert_eq!(found[0].table, CodeTable::Xid);
         assert_eq!(found[0].entry.number, 79);
         assert!(found[0].entry.description.to_lowercase().contains("fallen off the bus"));
+        assert_eq!(found[0].entry.action.as_deref(), Some("RESTART_BM"), "Xid 79 needs a reboot");
+        assert_eq!(tables().get(CodeTable::Xid, 13).and_then(|e| e.action.as_deref()), Some("RESTART_APP"));
         for q in ["xid79", "XID: 79", "Xid #79"] {
             assert_eq!(tables().lookup(q).first().map(|m| m.entry.number), Some(79), "{q}");
         }
