@@ -112,7 +112,7 @@ pub struct GpuEntry {
     pub architecture: Architecture,
     /// The market segment.
     pub segment: Segment,
-    /// The memory size in GiB where the product name states it.
+    /// The memory size in GiB where the product's name (the driver's, or pci.ids') states it.
     pub memory_gib: Option<u32>,
     /// Other names the driver gives the same device ids: products told apart only by their PCI
     /// subsystem id (0x25B6 is `NVIDIA A16` or `NVIDIA A2`), or the name the driver prints for a
@@ -402,6 +402,7 @@ mod tests {
         assert_eq!(h200.compute_capability, cc(9, 0));
         assert_eq!(h200.architecture, Architecture::Hopper);
         assert_eq!(h200.segment, Segment::Datacenter);
+        assert_eq!(h200.memory_gib, Some(141), "pci.ids: GH100 [H200 SXM 141GB]");
         for query in ["0x2335", "2335", "10de:2335", "0X2335"] {
             assert_eq!(catalog().lookup(query).first().map(|g| g.name.as_str()), Some("NVIDIA H200"));
         }
