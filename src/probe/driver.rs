@@ -33,14 +33,23 @@ pub fn probe(sys: &System, report: &mut Report) {
     report.driver.kernel_module = kernel_module(sys, report);
     report.driver.libraries = driver_libraries(sys);
     report.driver.device_nodes = device_nodes(sys);
-    if sys.is_live() {
-        match live_cuda_driver_version() {
-            Ok(Some(v)) => {
-                report.driver.cuda_supported = Some(Fact::new(v, Evidence::api("cuDriverGetVersion")));
-            }
-            Ok(None) => {}
-            Err(e) => problem(report, "driver", Some("libcuda.so.1"), e),
-        }
+}
+
+/// The live part of the driver probe: the newest CUDA the driver supports, through libcuda.
+/// `Ok(None)` when not live or libcuda is absent.
+pub fn live_cuda(sys: &System) -> Result<Option<Fact<CudaVersion>>, String> {
+    if !sys.is_live() {
+        return Ok(None);
+    }
+    Ok(live_cuda_driver_version()?.map(|v| Fact::new(v, Evidence::api("cuDriverGetVersion"))))
+}
+
+/// Puts the result of [`live_cuda`] into the report.
+pub fn apply_live_cuda(result: Result<Option<Fact<CudaVersion>>, String>, report: &mut Report) {
+    match result {
+        Ok(Some(fact)) => report.driver.cuda_supported = Some(fact),
+        Ok(None) => {}
+        Err(e) => problem(report, "driver", Some("libcuda.so.1"), e),
     }
 }
 
