@@ -112,7 +112,8 @@ pub struct GpuEntry {
     pub architecture: Architecture,
     /// The market segment.
     pub segment: Segment,
-    /// The memory size in GiB where the product's name (the driver's, or pci.ids') states it.
+    /// The nominal memory size the product's name states (the driver's name, or pci.ids'); it
+    /// is within a GiB or two of what nvidia-smi shows (H200: 141, nvidia-smi 143771 MiB).
     pub memory_gib: Option<u32>,
     /// Other names the driver gives the same device ids: products told apart only by their PCI
     /// subsystem id (0x25B6 is `NVIDIA A16` or `NVIDIA A2`), or the name the driver prints for a
