@@ -315,14 +315,16 @@ impl CodeTables {
     ///
     /// - A number (`4`, `4000`, `700`) matches in every table where it exists, in
     ///   [`CodeTable`] order (cuDNN 7/8 first, Xid last).
-    /// - `Xid 79` (also `xid79`, `XID: 79`) matches in the Xid table only.
+    /// - A number after a library's name matches in that library's tables only: `Xid 79` (also
+    ///   `xid79`, `XID: 79`), `cudnn 4` (cuDNN 7/8 and 9), `cudnn9 4000`, `cuda 700` (runtime
+    ///   and driver), `cudart 700`, `CUresult 2`, `cublas 13`, `nccl 2`, `nvml 9`.
     /// - A name (`CUDNN_STATUS_INTERNAL_ERROR`, `cudaErrorNoKernelImageForDevice`) matches the
     ///   enumerator or one of its deprecated aliases, without regard to case, in every table
     ///   that has it (cuDNN 8 and 9 share most names).
     pub fn lookup(&self, query: &str) -> Vec<CodeMatch<'_>> {
         let query = query.trim();
-        if let Some(number) = parse_xid(query) {
-            return self.matches_number(number, |t| t == CodeTable::Xid);
+        if let Some((tables, number)) = parse_qualified_digit(query).or_else(|| parse_qualified(query)) {
+            return self.matches_number(number, |t| tables.contains(&t));
         }
         if let Some(number) = parse_number(query) {
             return self.matches_number(number, |_| true);
@@ -404,14 +406,37 @@ fn parse_number(query: &str) -> Option<i64> {
     query.parse().ok()
 }
 
-/// `Xid 79`, `xid79`, `XID: 79`, `Xid #79`.
-fn parse_xid(query: &str) -> Option<i64> {
-    let prefix = query.get(..3)?;
-    if !prefix.eq_ignore_ascii_case("xid") {
-        return None;
-    }
-    let rest = query[3..].trim_start_matches([' ', ':', '#', '\t']);
-    parse_number(rest)
+/// A number qualified by its library: `Xid 79` (also `xid79`, `XID: 79`, `Xid #79`), `cudnn 4`,
+/// `cuda 700`, `CUresult 2`, `cublas 13`, `nccl 2`, `nvml 9`. Returns the tables the qualifier
+/// names and the number. (Qualifiers that end in a digit are [`parse_qualified_digit`]'s.)
+fn parse_qualified(query: &str) -> Option<(&'static [CodeTable], i64)> {
+    const QUALIFIERS: &[(&str, &[CodeTable])] = &[
+        ("xid", &[CodeTable::Xid]),
+        ("cudnn", &[CodeTable::Cudnn8, CodeTable::Cudnn9]),
+        ("curesult", &[CodeTable::CudaDriver]),
+        ("cudart", &[CodeTable::CudaRuntime]),
+        ("cuda", &[CodeTable::CudaRuntime, CodeTable::CudaDriver]),
+        ("cublas", &[CodeTable::Cublas]),
+        ("nccl", &[CodeTable::Nccl]),
+        ("nvml", &[CodeTable::Nvml]),
+    ];
+    let split = query.find(|c: char| c.is_ascii_digit() || c == '-')?;
+    let (word, rest) = query.split_at(split);
+    let word = word.trim_end_matches([' ', ':', '#', '\t']);
+    let tables = QUALIFIERS.iter().find(|(q, _)| q.eq_ignore_ascii_case(word)).map(|(_, t)| *t)?;
+    Some((tables, parse_number(rest)?))
+}
+
+/// Like [`parse_qualified`], for qualifiers that end in a digit (`cudnn9 4000`, `cudnn8: 4`).
+fn parse_qualified_digit(query: &str) -> Option<(&'static [CodeTable], i64)> {
+    let (word, rest) = query.split_once([' ', ':', '#', '\t'])?;
+    let rest = rest.trim_start_matches([' ', ':', '#', '\t']);
+    let tables: &'static [CodeTable] = match word.to_ascii_lowercase().as_str() {
+        "cudnn9" => &[CodeTable::Cudnn9],
+        "cudnn8" | "cudnn7" => &[CodeTable::Cudnn8],
+        _ => return None,
+    };
+    Some((tables, parse_number(rest)?))
 }
 
 /// The code tables, parsed from the embedded `data/codes/*.toml` on first use.
@@ -540,6 +565,32 @@ mod tests {
         assert!(scanned("request timeout after 30 s, no error reported").is_empty());
         assert!(scanned("").is_empty());
         assert_eq!(scanned("CUDA_ERROR_OUT_OF_MEMORY"), vec![(CodeTable::CudaDriver, 2, MatchedBy::Name)]);
+    }
+
+    #[test]
+    fn a_library_name_before_a_number_narrows_the_answer() {
+        let numbers = |q: &str| -> Vec<(CodeTable, &'static str)> {
+            tables().lookup(q).iter().map(|m| (m.table, m.entry.name.as_str())).collect()
+        };
+        assert_eq!(
+            numbers("cudnn 4"),
+            vec![(CodeTable::Cudnn8, "CUDNN_STATUS_INTERNAL_ERROR")],
+            "cuDNN 9 has no code 4"
+        );
+        assert_eq!(numbers("cuDNN9 4000"), vec![(CodeTable::Cudnn9, "CUDNN_STATUS_INTERNAL_ERROR")]);
+        assert_eq!(numbers("cudnn8: 8"), vec![(CodeTable::Cudnn8, "CUDNN_STATUS_EXECUTION_FAILED")]);
+        assert_eq!(
+            numbers("CUDA 700"),
+            vec![
+                (CodeTable::CudaRuntime, "cudaErrorIllegalAddress"),
+                (CodeTable::CudaDriver, "CUDA_ERROR_ILLEGAL_ADDRESS")
+            ]
+        );
+        assert_eq!(numbers("CUresult 2"), vec![(CodeTable::CudaDriver, "CUDA_ERROR_OUT_OF_MEMORY")]);
+        assert_eq!(numbers("nccl 2"), vec![(CodeTable::Nccl, "ncclSystemError")]);
+        assert_eq!(numbers("nvml: 9"), vec![(CodeTable::Nvml, "NVML_ERROR_DRIVER_NOT_LOADED")]);
+        assert_eq!(numbers("cublas 13"), vec![(CodeTable::Cublas, "CUBLAS_STATUS_EXECUTION_FAILED")]);
+        assert!(numbers("foo 4").is_empty());
     }
 
     #[test]
