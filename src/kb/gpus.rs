@@ -436,6 +436,26 @@ mod tests {
     }
 
     #[test]
+    fn names_as_nvidia_smi_prints_them_resolve_across_generations() {
+        for (smi, (major, minor), arch) in [
+            ("NVIDIA GeForce GTX 1080 Ti", (6, 1), Architecture::Pascal),
+            ("Tesla V100-SXM2-16GB", (7, 0), Architecture::Volta),
+            ("Tesla T4", (7, 5), Architecture::Turing),
+            ("NVIDIA A100-SXM4-80GB", (8, 0), Architecture::Ampere),
+            ("NVIDIA GeForce RTX 3060 Laptop GPU", (8, 6), Architecture::Ampere),
+            ("NVIDIA H100 80GB HBM3", (9, 0), Architecture::Hopper),
+            ("NVIDIA B200", (10, 0), Architecture::Blackwell),
+            ("NVIDIA GeForce RTX 5090", (12, 0), Architecture::Blackwell),
+            ("Tesla K80", (3, 7), Architecture::Kepler),
+            ("NVIDIA GeForce GTX 980", (5, 2), Architecture::Maxwell),
+        ] {
+            let gpu = catalog().lookup(smi).into_iter().next().unwrap_or_else(|| panic!("{smi}"));
+            assert_eq!(gpu.compute_capability, cc(major, minor), "{smi} → {}", gpu.name);
+            assert_eq!(gpu.architecture, arch, "{smi}");
+        }
+    }
+
+    #[test]
     fn capabilities_map_to_architectures() {
         assert_eq!(architecture_of(cc(3, 7)), Some(Architecture::Kepler));
         assert_eq!(architecture_of(cc(7, 2)), Some(Architecture::Volta));
