@@ -286,7 +286,10 @@ impl CodeTables {
                     names.entry(alias.to_ascii_lowercase()).or_default().push((t, e, true));
                 }
                 if let Some(message) = &entry.message {
-                    if message.len() >= MIN_MESSAGE_LEN && entry.number != 0 {
+                    // The runtime and the driver share most messages ("out of memory"): the first
+                    // table in lookup order (the runtime, which frameworks report) keeps it.
+                    let seen = patterns.iter().any(|p: &String| p.eq_ignore_ascii_case(message));
+                    if message.len() >= MIN_MESSAGE_LEN && entry.number != 0 && !seen {
                         patterns.push(message.clone());
                         message_entries.push((t, e));
                     }
@@ -342,7 +345,9 @@ impl CodeTables {
     /// `cudaErrorIllegalAddress`), and error-string messages ("an illegal memory access was
     /// encountered"), without regard to case. Numbers are not scanned: a bare number in a log
     /// means nothing without its library (ask [`CodeTables::lookup`] for that). A name that
-    /// exists in several tables (cuDNN 8 and 9) yields one match per table.
+    /// exists in several tables (cuDNN 8 and 9) yields one match per table; a message that the
+    /// runtime and the driver share is reported as the runtime's; a message of a code the text
+    /// also names is not reported again.
     pub fn scan(&self, text: &str) -> Vec<CodeMatch<'_>> {
         let mut hits: Vec<(usize, CodeMatch<'_>)> = Vec::new();
         let mut word_start = None;
@@ -365,9 +370,19 @@ impl CodeTables {
                 _ => {}
             }
         }
+        // A message that is the message of a code the text also names
+        // (`CUDA_ERROR_OUT_OF_MEMORY: out of memory`) adds nothing.
+        let named_messages: HashSet<String> = hits
+            .iter()
+            .filter_map(|(_, m)| m.entry.message.as_ref())
+            .map(|m| m.to_ascii_lowercase())
+            .collect();
         for m in self.messages.find_iter(text) {
             let (t, e) = self.message_entries[m.pattern().as_usize()];
             let mut found = self.code_match(t, e, false);
+            if named_messages.contains(&text[m.span()].to_ascii_lowercase()) {
+                continue;
+            }
             found.matched_by = MatchedBy::Message;
             hits.push((m.start(), found));
         }
@@ -556,7 +571,7 @@ mod tests {
         let nccl = "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, \
                     unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n\
                     ncclUnhandledCudaError: Call to CUDA function failed.";
-        assert_eq!(scanned(nccl), vec![(CodeTable::Nccl, 1, MatchedBy::Message)]);
+        assert_eq!(scanned(nccl), vec![(CodeTable::Nccl, 1, MatchedBy::Name)], "the name says more");
     }
 
     #[test]
@@ -565,6 +580,21 @@ mod tests {
         assert!(scanned("request timeout after 30 s, no error reported").is_empty());
         assert!(scanned("").is_empty());
         assert_eq!(scanned("CUDA_ERROR_OUT_OF_MEMORY"), vec![(CodeTable::CudaDriver, 2, MatchedBy::Name)]);
+    }
+
+    #[test]
+    fn a_message_shared_by_runtime_and_driver_is_the_runtime_one_unless_the_driver_code_is_named() {
+        assert_eq!(
+            scanned("RuntimeError: CUDA error: out of memory"),
+            vec![(CodeTable::CudaRuntime, 2, MatchedBy::Message)]
+        );
+        let jax = "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CUDA_ERROR_OUT_OF_MEMORY: out of memory";
+        assert_eq!(scanned(jax), vec![(CodeTable::CudaDriver, 2, MatchedBy::Name)]);
+        let driver = tables().get(CodeTable::CudaDriver, 209).unwrap();
+        assert_eq!(
+            driver.message.as_deref(),
+            Some("no kernel image is available for execution on the device")
+        );
     }
 
     #[test]
