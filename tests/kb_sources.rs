@@ -216,3 +216,8 @@ fn runtime_messages_match_cuda_get_error_string() {
 fn driver_messages_match_cu_get_error_string() {
     assert_messages(CodeTable::CudaDriver, include_str!("kb_sources/cuGetErrorString.txt"));
 }
+
+#[test]
+fn nvml_messages_match_nvml_error_string() {
+    assert_messages(CodeTable::Nvml, include_str!("kb_sources/nvmlErrorString.txt"));
+}

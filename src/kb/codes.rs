@@ -583,6 +583,15 @@ mod tests {
     }
 
     #[test]
+    fn nvidia_smi_failures_are_nvml_codes() {
+        let smi = "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 580.95";
+        assert_eq!(scanned(smi), vec![(CodeTable::Nvml, 18, MatchedBy::Message)]);
+        let lost =
+            "Unable to determine the device handle for GPU0000:3B:00.0: GPU is lost.  Reboot the system";
+        assert!(scanned(lost).is_empty(), "`GPU is lost` is too short a message to search for");
+    }
+
+    #[test]
     fn a_message_shared_by_runtime_and_driver_is_the_runtime_one_unless_the_driver_code_is_named() {
         assert_eq!(
             scanned("RuntimeError: CUDA error: out of memory"),
