@@ -51,6 +51,12 @@ pub enum Evidence {
         /// The variable's name.
         name: String,
     },
+    /// cudoctor's knowledge base (a GPU named from its PCI device id, say): not read from the
+    /// machine, looked up from a fact that was.
+    KnowledgeBase {
+        /// The table and key used (`gpu catalog 0x2335`).
+        lookup: String,
+    },
     /// A package database entry (dpkg, rpm, conda-meta, pip dist-info).
     Package {
         /// The package manager.
@@ -104,6 +110,7 @@ impl Evidence {
             Evidence::Api { call } => format!("{call}()"),
             Evidence::Env { name } => format!("${name}"),
             Evidence::Package { manager, package, .. } => format!("{} package {package}", manager.name()),
+            Evidence::KnowledgeBase { lookup } => format!("knowledge base: {lookup}"),
         }
     }
 }
