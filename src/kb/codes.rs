@@ -314,6 +314,18 @@ impl CodeTables {
         self.entries(table).iter().find(|e| e.number == number)
     }
 
+    /// The cuDNN 9 category of a cuDNN 9 status: the code whose number is `number` rounded down
+    /// to a multiple of 1000 (cudnn_graph.h's `CUDNN_STATUS_CATEGORY`). 4001
+    /// (`…_INTERNAL_ERROR_COMPILATION_FAILED`) belongs to `CUDNN_STATUS_INTERNAL_ERROR`, and a
+    /// sub-code newer than this table (3099) to `CUDNN_STATUS_NOT_SUPPORTED`. `None` below 2000
+    /// (the 1xxx statuses have no category code) and for unknown categories.
+    pub fn cudnn9_category(&self, number: i64) -> Option<&CodeEntry> {
+        if number < 1000 {
+            return None;
+        }
+        self.get(CodeTable::Cudnn9, number / 1000 * 1000)
+    }
+
     /// Codes matching `query`, most likely first.
     ///
     /// - A number (`4`, `4000`, `700`) matches in every table where it exists, in
@@ -492,6 +504,16 @@ mod tests {
         let mut sorted = order.clone();
         sorted.sort();
         assert_eq!(order, sorted, "answers follow the table order");
+    }
+
+    #[test]
+    fn cudnn_9_sub_codes_belong_to_their_category() {
+        let category = |n: i64| tables().cudnn9_category(n).map(|e| e.name.as_str());
+        assert_eq!(category(4001), Some("CUDNN_STATUS_INTERNAL_ERROR"));
+        assert_eq!(category(3099), Some("CUDNN_STATUS_NOT_SUPPORTED"), "a sub-code newer than the table");
+        assert_eq!(category(5003), Some("CUDNN_STATUS_EXECUTION_FAILED"));
+        assert_eq!(category(4), None);
+        assert_eq!(category(9000), None);
     }
 
     #[test]
