@@ -4,7 +4,14 @@
 //! The data is `data/codes/*.toml`, one file per table, embedded at build time and parsed once.
 //! A bare number is ambiguous (`4` is a cuDNN 8 internal error, but also
 //! `cudaErrorCudartUnloading`), so [`CodeTables::lookup`] answers every table where it exists,
-//! most likely first.
+//! most likely first. [`CodeTables::scan`] finds the codes an error text names or quotes.
+//!
+//! Each file says at its top where its numbers, descriptions and messages were read: the
+//! enumerators and their doc comments from the headers of a released package (cuda.h,
+//! driver_types.h, cudnn_graph.h, cublas_api.h, nvml.h, nccl.h), the messages from the library's
+//! own error-string function, the Xid rows from NVIDIA's Xid catalog. To update a table, re-read
+//! the newer header and keep its version in `[source]`; `tests/kb_sources.rs` compares the tables
+//! with the excerpts kept in `tests/kb_sources/`, so refresh those excerpts with it.
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use serde::{Deserialize, Serialize};

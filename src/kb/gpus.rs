@@ -6,6 +6,12 @@
 //! (the names the driver reports) or from the PCI ID repository; the compute capability from
 //! NVIDIA's compute-capability tables. The architecture is derived from the capability by
 //! [`architecture_of`], never stored twice.
+//!
+//! To add a product: take its device id and name from the driver README's "Compatible GPUs"
+//! table (or pci.ids for GPUs older than Turing), its capability from NVIDIA's table (it follows
+//! the chip that pci.ids names for the id), and add a `[[gpu]]` row naming those sources; the
+//! tests reject a duplicate id or name and a capability without an architecture, and
+//! `tests/kb_sources.rs` re-checks rows against excerpts of the sources.
 
 use super::codes::Source;
 use crate::version::ComputeCapability;
