@@ -180,6 +180,9 @@ pub enum CodeDataError {
         /// The number.
         number: i64,
     },
+    /// The messages could not be indexed for [`CodeTables::scan`].
+    #[error("cannot index the code messages")]
+    Index(#[from] aho_corasick::BuildError),
     /// Two rows of one table have the same name (or alias).
     #[error("{table}: name `{name}` is listed twice")]
     DuplicateName {
@@ -278,11 +281,11 @@ impl CodeTables {
         for (table, text) in TABLE_FILES {
             tables.push((table, parse_table(table, text)?));
         }
-        Ok(CodeTables::new(tables))
+        CodeTables::new(tables)
     }
 
     /// Indexes parsed tables (in lookup order) by name and message.
-    pub fn new(tables: Vec<(CodeTable, Vec<CodeEntry>)>) -> CodeTables {
+    pub fn new(tables: Vec<(CodeTable, Vec<CodeEntry>)>) -> Result<CodeTables, CodeDataError> {
         let mut names: HashMap<String, Vec<(usize, usize, bool)>> = HashMap::new();
         let mut patterns = Vec::new();
         let mut message_entries = Vec::new();
@@ -306,9 +309,8 @@ impl CodeTables {
         let messages = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostLongest)
-            .build(&patterns)
-            .unwrap_or_else(|e| panic!("code messages form an automaton: {e}"));
-        CodeTables { tables, names, messages, message_entries }
+            .build(&patterns)?;
+        Ok(CodeTables { tables, names, messages, message_entries })
     }
 
     /// The codes of one table, in source order.
