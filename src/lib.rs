@@ -8,6 +8,7 @@
 pub mod annotate;
 pub mod binary;
 pub mod cli;
+pub mod explain;
 pub mod inspect;
 pub mod kb;
 pub mod loader;
