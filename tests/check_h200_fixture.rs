@@ -46,17 +46,21 @@ fn the_toolkit_is_13_0_reached_through_the_alternatives_chain() {
     let r = fixture_report();
     let tk = r.cuda.toolkits.iter().find(|t| t.root == "/usr/local/cuda-13.0").expect("toolkit");
     let v = tk.version.as_ref().expect("a version");
-    assert_eq!(v.value.to_string(), "13.0");
-    // No version.json there and not live: cuda.h, the libcudart file name and dpkg say it.
-    assert!(
-        matches!(&v.evidence[0], Evidence::File { path, detail: Some(d) } if path.ends_with("cuda.h") && d == "CUDA_VERSION")
-    );
+    // No version.json there and not live: the package that installed nvcc (cuda-nvcc-13-0
+    // 13.0.88, the V13.0.88 that `nvcc --version` printed on the machine) gives it; cuda.h's
+    // CUDA_VERSION 13000 and the libcudart file name agree.
+    assert_eq!(v.value.to_string(), "13.0.88");
+    assert_eq!((v.value.major(), v.value.minor()), (13, 0));
+    assert!(has_package_evidence(&v.evidence[..1], PackageManager::Dpkg, "cuda-nvcc-13-0"));
+    assert!(v.evidence.iter().any(
+        |e| matches!(e, Evidence::File { path, detail: Some(d) } if path.ends_with("cuda.h") && d == "CUDA_VERSION")
+    ));
     let sources: Vec<String> = tk.version_sources.iter().map(|s| s.value.to_string()).collect();
-    assert!(sources.contains(&"13.0.96".to_string()), "{sources:?}");
-    assert!(tk
-        .version_sources
-        .iter()
-        .any(|s| matches!(s.evidence[0], Evidence::Package { manager: PackageManager::Dpkg, .. })));
+    assert_eq!(
+        sources,
+        ["13.0.88", "13.0", "13.0.96", "13.0.2"],
+        "nvcc's package, cuda.h, libcudart, cuda-compiler-13-0"
+    );
     assert!(
         !tk.version_sources.iter().any(|s| matches!(s.evidence[0], Evidence::Command { .. })),
         "not live: no nvcc run"
@@ -454,9 +458,13 @@ fn a_debian_cuda_toolkit_is_found_with_dpkg_file_ownership() {
     let r = check_at(root, &[("PATH", "/usr/local/bin:/usr/bin:/bin")]);
 
     let tk = r.cuda.toolkits.iter().find(|t| t.root == "/usr/lib/nvidia-cuda-toolkit").expect("toolkit");
-    assert_eq!(tk.version.as_ref().unwrap().value.to_string(), "11.8");
+    assert_eq!(tk.version.as_ref().unwrap().value.to_string(), "11.8.89", "the package that installed nvcc");
     let sources: Vec<String> = tk.version_sources.iter().map(|s| s.value.to_string()).collect();
-    assert_eq!(sources, ["11.8", "11.8.89", "11.8.89"], "cuda.h, the real libcudart, dpkg");
+    assert_eq!(
+        sources,
+        ["11.8.89", "11.8", "11.8.89"],
+        "dpkg, cuda.h, the real libcudart (not the 11.0 soname)"
+    );
     assert!(matches!(&tk.origin, Origin::System { package, .. } if package == "nvidia-cuda-toolkit"));
     assert_eq!(tk.nvcc.as_deref(), Some("/usr/bin/nvcc"));
     assert_eq!(tk.pointed_to_by, ["nvcc on PATH"]);
