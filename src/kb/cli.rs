@@ -1,0 +1,1 @@
+//! `cudoctor kb`: asks the knowledge base. (Filled below.)
