@@ -558,8 +558,7 @@ pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryEr
     for r in &kb.pytorch.release {
         for b in &r.build {
             if let Some(c) = &b.cudnn {
-                if same_minor(c, asked) && (asked.parts().len() < 3 || c.matches_prefix(&asked.truncated(3)))
-                {
+                if same_minor(c, asked) {
                     pytorch.push(TorchPin {
                         torch: &r.version,
                         tag: &b.tag,
