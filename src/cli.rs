@@ -113,11 +113,20 @@ pub fn parse_env_file(text: &str) -> BTreeMap<String, String> {
 /// Runs `cudoctor check`.
 pub fn run_check(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     let sys = system_for(args.root.as_ref(), args.env_file.as_ref(), args.no_live)?;
-    let report = crate::probe::check(&sys);
-    match args.format {
-        Format::Json | Format::Text | Format::Markdown => crate::render::json(&report, out)?,
+    let mut report = crate::probe::check(&sys);
+    if args.redact {
+        report = crate::render::redact::redact(&report, sys.env("USER").or(sys.env("LOGNAME")));
     }
+    let color = args.format == Format::Text && color_wanted();
+    crate::render::report(&report, crate::render::Options { format: args.format, color }, out)?;
     Ok(())
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org). This is
+/// about the terminal of the person running cudoctor, so it reads this process's environment.
+fn color_wanted() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
 }
 
 #[cfg(test)]

@@ -21,18 +21,30 @@ use crate::report::{ProbeProblem, Report};
 use crate::system::System;
 
 /// Runs every probe on `sys` and returns the report.
+///
+/// The live probes (NVML, libcuda: tens of milliseconds, mostly spent loading the driver's
+/// libraries) run on a second thread beside the file probes.
 pub fn check(sys: &System) -> Report {
     let mut report = Report::new(&sys.root().display().to_string(), sys.is_live());
-    environment::probe(sys, &mut report);
-    host::probe(sys, &mut report);
-    packages::probe(sys, &mut report);
-    python::probe(sys, &mut report);
-    driver::probe(sys, &mut report);
-    gpus::probe(sys, &mut report);
-    toolkits::probe(sys, &mut report);
-    libraries::probe(sys, &mut report);
-    cudnn::probe(sys, &mut report);
-    frameworks::probe(sys, &mut report);
+    std::thread::scope(|scope| {
+        let live = scope.spawn(|| (driver::live_cuda(sys), gpus::collect(sys)));
+        environment::probe(sys, &mut report);
+        host::probe(sys, &mut report);
+        packages::probe(sys, &mut report);
+        python::probe(sys, &mut report);
+        driver::probe(sys, &mut report);
+        toolkits::probe(sys, &mut report);
+        libraries::probe(sys, &mut report);
+        cudnn::probe(sys, &mut report);
+        frameworks::probe(sys, &mut report);
+        match live.join() {
+            Ok((cuda, found)) => {
+                driver::apply_live_cuda(cuda, &mut report);
+                gpus::apply(sys, found, &mut report);
+            }
+            Err(_) => problem(&mut report, "gpus", None, "the live GPU probe failed unexpectedly"),
+        }
+    });
     report.problems.sort();
     report.problems.dedup();
     report

@@ -1,0 +1,342 @@
+//! The report laid out for people: sections of labelled rows, each with the evidence that backs
+//! it. Built once from a [`Report`] by a pure function, then drawn by the text and Markdown
+//! renderers, so both always say the same thing.
+
+use crate::report::{
+    CudaLibrary, Evidence, Fact, LibraryKind, ModuleFlavour, Origin, PackageManager, PathChain, Report,
+};
+use std::collections::BTreeMap;
+
+/// A titled group of rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    /// Title (`Driver`, `GPUs`).
+    pub title: String,
+    /// Rows in order.
+    pub rows: Vec<Row>,
+}
+
+/// One fact for people: a label, the value, where it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// Left column (`Kernel module`, `cudnn`).
+    pub label: String,
+    /// The value (`580.159.04 (open)`).
+    pub value: String,
+    /// Where it was read, in words; empty when not applicable.
+    pub source: String,
+}
+
+impl Row {
+    fn new(label: impl Into<String>, value: impl Into<String>, source: impl Into<String>) -> Row {
+        Row { label: label.into(), value: value.into(), source: source.into() }
+    }
+}
+
+fn source_of<T>(fact: &Fact<T>) -> String {
+    fact.evidence.first().map(Evidence::describe).unwrap_or_default()
+}
+
+/// Describes where a component came from, briefly (`pip nvidia-cudnn-cu13`, `dpkg libnccl2`).
+pub fn describe_origin(origin: &Origin) -> String {
+    match origin {
+        Origin::Pip { package, .. } => format!("pip {package}"),
+        Origin::Conda { package, env } => format!("conda {package} in {env}"),
+        Origin::System { manager, package } => format!("{} {package}", manager.name()),
+        Origin::Toolkit { root } => format!("toolkit {root}"),
+        Origin::Driver => "driver".to_string(),
+        Origin::Unknown => "no package".to_string(),
+    }
+}
+
+fn chain_text(chain: &PathChain) -> String {
+    let mut hops = vec![chain.path.clone()];
+    for link in &chain.links {
+        if let Evidence::Symlink { target, .. } = link {
+            hops.push(target.clone());
+        }
+    }
+    match (&chain.target, &chain.error) {
+        (Some(t), _) if hops.last() != Some(t) => hops.push(t.clone()),
+        (None, Some(e)) => hops.push(format!("✗ {e}")),
+        _ => {}
+    }
+    hops.join(" -> ")
+}
+
+/// Builds the sections of a report.
+pub fn sections(report: &Report) -> Vec<Section> {
+    let mut out = vec![host(report), driver(report), gpus(report), cuda(report)];
+    out.push(cudnn(report));
+    out.push(libraries(report));
+    out.push(frameworks(report));
+    let env: Vec<Row> =
+        report.environment.iter().map(|v| Row::new(v.name.clone(), v.value.clone(), "")).collect();
+    out.push(Section { title: "Environment".into(), rows: env });
+    let problems: Vec<Row> = report
+        .problems
+        .iter()
+        .map(|p| Row::new(p.probe.clone(), p.message.clone(), p.subject.clone().unwrap_or_default()))
+        .collect();
+    out.push(Section { title: "Could not read".into(), rows: problems });
+    out.retain(|s| !s.rows.is_empty());
+    out
+}
+
+fn host(report: &Report) -> Section {
+    let h = &report.host;
+    let mut rows = Vec::new();
+    if let Some(os) = &h.os {
+        rows.push(Row::new("OS", os.value.clone(), source_of(os)));
+    }
+    if let Some(k) = &h.kernel {
+        rows.push(Row::new("Kernel", k.value.clone(), source_of(k)));
+    }
+    if let Some(a) = &h.arch {
+        rows.push(Row::new("Architecture", a.value.clone(), source_of(a)));
+    }
+    if let Some(g) = &h.glibc {
+        rows.push(Row::new("glibc", g.value.to_string(), source_of(g)));
+    }
+    if let Some(name) = &h.hostname {
+        rows.push(Row::new("Host name", name.clone(), ""));
+    }
+    for c in &h.containers {
+        let name = serde_json::to_value(c.value).ok().and_then(|v| v.as_str().map(str::to_string));
+        rows.push(Row::new("Container", name.unwrap_or_default(), source_of(c)));
+    }
+    for env in &h.python_envs {
+        let kind = serde_json::to_value(env.kind).ok().and_then(|v| v.as_str().map(str::to_string));
+        let mut value = format!("{} ({}", env.prefix, kind.unwrap_or_default());
+        if let Some(v) = &env.python_version {
+            value.push_str(&format!(", Python {v}"));
+        }
+        if env.active {
+            value.push_str(", first on PATH");
+        }
+        value.push(')');
+        rows.push(Row::new(
+            "Python env",
+            value,
+            env.evidence.first().map(Evidence::describe).unwrap_or_default(),
+        ));
+    }
+    for db in &h.package_dbs {
+        rows.push(Row::new(
+            "Packages",
+            format!("{}: {} packages", db.manager.name(), db.packages),
+            db.path.clone(),
+        ));
+    }
+    Section { title: "Host".into(), rows }
+}
+
+fn driver(report: &Report) -> Section {
+    let d = &report.driver;
+    let mut rows = Vec::new();
+    match &d.kernel_module {
+        Some(m) => {
+            let flavour = match m.flavour {
+                ModuleFlavour::Open => " (open kernel module)",
+                ModuleFlavour::Proprietary => " (proprietary kernel module)",
+                ModuleFlavour::Unknown => "",
+            };
+            rows.push(Row::new(
+                "Kernel module",
+                format!("{}{flavour}", m.version.value),
+                source_of(&m.version),
+            ));
+        }
+        None => rows.push(Row::new("Kernel module", "none loaded (no /proc/driver/nvidia/version)", "")),
+    }
+    if let Some(v) = &d.nvml_version {
+        rows.push(Row::new("NVML driver", v.value.to_string(), source_of(v)));
+    }
+    if let Some(c) = &d.cuda_supported {
+        rows.push(Row::new("Supports CUDA", format!("up to {}", c.value), source_of(c)));
+    }
+    // One row per directory and version: a driver install is a set of files of one version.
+    let mut groups: Vec<(String, String, bool, Vec<String>)> = Vec::new();
+    for lib in &d.libraries {
+        let dir = lib.path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        let version = lib.version.as_ref().map(ToString::to_string).unwrap_or_else(|| "?".into());
+        match groups.iter_mut().find(|g| g.0 == dir && g.1 == version) {
+            Some(g) => g.3.push(lib.name.clone()),
+            None => groups.push((dir, version, lib.forward_compat, vec![lib.name.clone()])),
+        }
+    }
+    for (dir, version, compat, names) in groups {
+        let label = if compat { "Forward compat" } else { "Libraries" };
+        rows.push(Row::new(label, format!("{version}  {}", names.join(" ")), dir));
+    }
+    if !d.device_nodes.is_empty() {
+        let nodes: Vec<String> = d
+            .device_nodes
+            .iter()
+            .map(|n| {
+                let name = n.path.trim_start_matches("/dev/").to_string();
+                match n.accessible {
+                    Some(false) => format!("{name} (no access)"),
+                    _ => name,
+                }
+            })
+            .collect();
+        rows.push(Row::new("Device nodes", nodes.join(" "), "/dev"));
+    }
+    Section { title: "Driver".into(), rows }
+}
+
+fn gpus(report: &Report) -> Section {
+    let g = &report.gpus;
+    let source = match g.source {
+        crate::report::GpuSource::Nvml => "NVML",
+        crate::report::GpuSource::Sysfs => "PCI devices in sysfs",
+        crate::report::GpuSource::None => "",
+    };
+    let mut rows = Vec::new();
+    if g.devices.is_empty() {
+        rows.push(Row::new("GPUs", "no NVIDIA GPU found", if report.live { "NVML, sysfs" } else { "sysfs" }));
+    }
+    for gpu in &g.devices {
+        let mut parts = vec![gpu.name.clone().unwrap_or_else(|| "NVIDIA GPU".into())];
+        if let Some(id) = gpu.pci_device_id {
+            parts.push(format!("[10de:{id:04x}]"));
+        }
+        if let Some(cc) = gpu.compute_capability {
+            parts.push(format!("compute {cc}"));
+        }
+        if let Some(total) = gpu.memory_total_mib {
+            match gpu.memory_used_mib {
+                Some(used) => parts.push(format!("{total} MiB ({used} MiB used)")),
+                None => parts.push(format!("{total} MiB")),
+            }
+        }
+        if !gpu.visible {
+            parts.push("hidden by CUDA_VISIBLE_DEVICES".into());
+        }
+        rows.push(Row::new(format!("GPU {}", gpu.index), parts.join(", "), source));
+        let mut details = Vec::new();
+        if let Some(bus) = &gpu.pci_bus_id {
+            details.push(format!("bus {bus}"));
+        }
+        if let Some(m) = gpu.mig_enabled {
+            details.push(format!("MIG {}", if m { "on" } else { "off" }));
+        }
+        if let Some(p) = gpu.persistence {
+            details.push(format!("persistence {}", if p { "on" } else { "off" }));
+        }
+        if let Some(e) = gpu.ecc_enabled {
+            details.push(format!("ECC {}", if e { "on" } else { "off" }));
+        }
+        if let Some(t) = gpu.temperature_c {
+            details.push(format!("{t} °C"));
+        }
+        if let Some(p) = gpu.power_w {
+            match gpu.power_limit_w {
+                Some(l) => details.push(format!("{p:.0}/{l:.0} W")),
+                None => details.push(format!("{p:.0} W")),
+            }
+        }
+        if !details.is_empty() {
+            rows.push(Row::new("", details.join(", "), ""));
+        }
+        if !gpu.throttle_reasons.is_empty() {
+            rows.push(Row::new("", format!("throttled: {}", gpu.throttle_reasons.join(", ")), ""));
+        }
+        for p in &gpu.processes {
+            let mem = p.used_mib.map(|m| format!("{m} MiB")).unwrap_or_else(|| "? MiB".into());
+            let name = p.name.clone().unwrap_or_else(|| "?".into());
+            rows.push(Row::new("", format!("process {} ({name}, {}): {mem}", p.pid, p.kind), ""));
+        }
+    }
+    if let Some(note) = &g.visibility_note {
+        rows.push(Row::new("Visibility", note.clone(), ""));
+    }
+    Section { title: "GPUs".into(), rows }
+}
+
+fn cuda(report: &Report) -> Section {
+    let c = &report.cuda;
+    let mut rows = Vec::new();
+    for tk in &c.toolkits {
+        let version =
+            tk.version.as_ref().map(|v| v.value.to_string()).unwrap_or_else(|| "version unknown".into());
+        let mut value = format!("{version}  {}", tk.root);
+        if !tk.pointed_to_by.is_empty() {
+            value.push_str(&format!("  ← {}", tk.pointed_to_by.join(", ")));
+        }
+        let source = tk.version.as_ref().map(source_of).unwrap_or_default();
+        rows.push(Row::new("Toolkit", value, source));
+    }
+    if c.toolkits.is_empty() {
+        rows.push(Row::new("Toolkit", "none found", ""));
+    }
+    for (label, chain) in [
+        ("/usr/local/cuda", &c.usr_local_cuda),
+        ("CUDA_HOME", &c.cuda_home),
+        ("CUDA_PATH", &c.cuda_path),
+        ("nvcc on PATH", &c.nvcc_on_path),
+    ] {
+        if let Some(chain) = chain {
+            rows.push(Row::new(label, chain_text(chain), ""));
+        }
+    }
+    Section { title: "CUDA".into(), rows }
+}
+
+fn cudnn(report: &Report) -> Section {
+    let rows = report
+        .cudnn
+        .iter()
+        .map(|c| {
+            let version = c.version.as_ref().map(|v| v.value.to_string()).unwrap_or_else(|| "?".into());
+            let mut value = format!("{version}  {}  ({})", c.lib_dir, describe_origin(&c.origin));
+            if let Some(major) = c.cuda_major {
+                value.push_str(&format!(", for CUDA {major}"));
+            }
+            Row::new("cuDNN", value, c.version.as_ref().map(source_of).unwrap_or_default())
+        })
+        .collect();
+    Section { title: "cuDNN".into(), rows }
+}
+
+fn libraries(report: &Report) -> Section {
+    let mut by_kind: BTreeMap<LibraryKind, Vec<&CudaLibrary>> = BTreeMap::new();
+    for lib in &report.libraries {
+        by_kind.entry(lib.kind).or_default().push(lib);
+    }
+    let mut rows = Vec::new();
+    for kind in LibraryKind::ALL {
+        for lib in by_kind.get(&kind).into_iter().flatten() {
+            let version = lib.version.as_ref().map(|v| v.value.to_string()).unwrap_or_else(|| "?".into());
+            let origin = match &lib.origin {
+                Origin::System { manager: PackageManager::Dpkg, package } => format!("dpkg {package}"),
+                other => describe_origin(other),
+            };
+            rows.push(Row::new(kind.name(), format!("{version}  {}", lib.path), origin));
+        }
+    }
+    Section { title: "CUDA libraries".into(), rows }
+}
+
+fn frameworks(report: &Report) -> Section {
+    let rows = report
+        .frameworks
+        .iter()
+        .map(|f| {
+            let mut value = format!("{} {}", f.package, f.version.value);
+            if let Some(c) = &f.cuda {
+                value.push_str(&format!(", CUDA {}", c.value));
+            }
+            if let Some(c) = &f.cudnn {
+                value.push_str(&format!(", cuDNN {}", c.value));
+            }
+            if let Some(b) = &f.build {
+                value.push_str(&format!(", build {b}"));
+            }
+            value.push_str(&format!("  in {}", f.env));
+            Row::new(f.kind.name(), value, source_of(&f.version))
+        })
+        .collect();
+    Section { title: "Frameworks".into(), rows }
+}
