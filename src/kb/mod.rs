@@ -4,9 +4,12 @@
 //! Code asks the knowledge base; it never hard-codes a version table. [`tables`] holds the typed
 //! compatibility tables (CUDA toolkits and drivers, driver branches, cuDNN, PyTorch, other
 //! frameworks) and [`kb`] returns them parsed once; [`query`] answers the questions `cudoctor kb`
-//! asks of them; [`cli`] is that command.
+//! asks of them; [`gpus`] is the GPU catalog and [`codes`] the error-code tables; [`cli`] is the
+//! `cudoctor kb` command.
 
 pub mod cli;
+pub mod codes;
+pub mod gpus;
 pub mod query;
 pub mod tables;
 
