@@ -28,18 +28,21 @@ fn driver(s: &str) -> DriverVersion {
 
 #[test]
 fn every_source_excerpt_names_its_public_url() {
-    let dir = format!("{}/tests/kb_sources", env!("CARGO_MANIFEST_DIR"));
-    let mut n = 0;
-    for entry in fs_err::read_dir(dir).unwrap() {
-        let text = fs_err::read_to_string(entry.unwrap().path()).unwrap();
-        assert!(
-            text.lines().take(3).any(|l| l.contains("Source: https://")),
-            "{}",
-            &text[..80.min(text.len())]
-        );
-        n += 1;
+    let files = [
+        "cuda_table3_linux.txt",
+        "cuda_table3_windows.txt",
+        "cuda_minor_version_compatibility.txt",
+        "cudnn_9.17.0_support_matrix.txt",
+        "cudnn_9.10.2_support_matrix.txt",
+        "cudnn_9.0.0_support_matrix.txt",
+        "cudnn_8.9.6_support_matrix.txt",
+        "pytorch_release_matrix.md",
+        "tensorflow_tested_build_configs_linux_gpu.html",
+    ];
+    for f in files {
+        let text = source_text(f);
+        assert!(text.lines().take(3).any(|l| l.contains("Source: https://")), "{f}");
     }
-    assert!(n >= 8);
 }
 
 #[test]
@@ -456,16 +459,21 @@ fn pytorch_builds_match_the_release_matrix_row_by_row() {
                         trailing_cudnn.clone()
                     }
                 });
-                assert_eq!(
-                    build.cudnn.as_ref().map(ToString::to_string),
-                    want_cudnn,
-                    "torch {version} {}",
+                // Where the wheel's own metadata pins another cuDNN, the table keeps the wheel's pin
+                // and records the matrix's value as a disagreement.
+                let kb_cudnn = build.cudnn.as_ref().map(ToString::to_string);
+                let disputed =
+                    build.disagreement.iter().find(|d| d.field == "cudnn").map(|d| d.value.clone());
+                assert!(
+                    kb_cudnn == want_cudnn || (disputed.is_some() && disputed == want_cudnn),
+                    "torch {version} {}: cuDNN {kb_cudnn:?}, matrix {want_cudnn:?}",
                     build.tag
                 );
-                assert_eq!(
-                    build.nccl.as_ref().map(ToString::to_string),
-                    nccl,
-                    "torch {version} {}",
+                // NCCL: the matrix's pin, or (where it names none) the PyPI wheel's.
+                let kb_nccl = build.nccl.as_ref().map(ToString::to_string);
+                assert!(
+                    kb_nccl == nccl || (nccl.is_none() && build.pypi_default),
+                    "torch {version} {}: NCCL {kb_nccl:?}, matrix {nccl:?}",
                     build.tag
                 );
                 checked += 1;
@@ -514,6 +522,7 @@ fn the_drivers_pytorch_builds_need_are_the_official_ones() {
         ("2.7", "cu126", "560.28.03", "525.60.13"),
         ("2.9", "cu128", "570.26", "525.60.13"),
         ("2.11", "cu130", "580.95.05", "580"),
+        ("2.15", "cu132", "595.58.03", "580"),
     ];
     for (torch, tag, toolkit, minor) in want {
         let a = cudoctor::kb::query::torch(kb, &torch.parse().unwrap()).unwrap();
@@ -525,4 +534,56 @@ fn the_drivers_pytorch_builds_need_are_the_official_ones() {
         );
         assert_eq!(b.minor_compat.as_ref().unwrap().row.linux.to_string(), minor, "{torch} {tag}");
     }
+}
+
+#[test]
+fn pypi_default_builds_match_the_wheel_metadata() {
+    let kb = kb();
+    let text = source_text("pytorch_pypi_requires_dist.txt");
+    let mut checked = 0;
+    for block in text.split("== torch ").skip(1) {
+        let version: Version = block.split_whitespace().next().unwrap().parse().unwrap();
+        let pin = |package: &str| -> Option<String> {
+            block
+                .lines()
+                .filter_map(|l| l.strip_prefix("Requires-Dist: "))
+                .find(|l| l.starts_with(package))
+                .map(|l| l.split("==").nth(1).unwrap().split(';').next().unwrap().trim().to_string())
+        };
+        let cudnn = pin("nvidia-cudnn-").unwrap();
+        let nccl = pin("nvidia-nccl-").unwrap();
+        let (cuda, toolkit) = match pin("cuda-toolkit") {
+            Some(t) => {
+                let v: Version = t.parse().unwrap();
+                (CudaVersion::new(v.major() as u32, v.minor() as u32), Some(t))
+            }
+            None => (pin("nvidia-cuda-runtime-").unwrap().parse::<CudaVersion>().unwrap(), None),
+        };
+        let release = kb
+            .pytorch
+            .release
+            .iter()
+            .find(|r| r.version.major() == version.major() && r.version.minor() == version.minor())
+            .unwrap_or_else(|| panic!("no torch {version}"));
+        let b = release
+            .build
+            .iter()
+            .find(|b| b.pypi_default)
+            .unwrap_or_else(|| panic!("torch {version}: no PyPI build"));
+        assert_eq!(b.cuda(), cuda, "torch {version}");
+        assert_eq!(b.cudnn.as_ref().map(ToString::to_string), Some(cudnn), "torch {version}");
+        assert_eq!(b.nccl.as_ref().map(ToString::to_string), Some(nccl), "torch {version}");
+        assert_eq!(b.cuda_full.as_ref().map(ToString::to_string), toolkit, "torch {version}");
+        let python = block.lines().find_map(|l| l.strip_prefix("Requires-Python: ")).unwrap();
+        assert!(
+            release.python.as_deref().unwrap_or_default().starts_with(python),
+            "torch {version}: {python}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+    assert_eq!(
+        kb.pytorch.release.iter().filter(|r| r.build.iter().filter(|b| b.pypi_default).count() > 1).count(),
+        0
+    );
 }

@@ -184,19 +184,56 @@ pub fn run_kb(args: &KbArgs, out: &mut dyn Write) -> Result<()> {
                 text_cudnn(kb, &a, out)
             }
         }
-        KbQuery::Gpu { .. } => Err(anyhow!(
-            "the GPU catalog is not part of this build of cudoctor's knowledge base yet (data of {})",
-            kb.meta.checked
-        )),
-        KbQuery::Error { .. } => Err(anyhow!(
-            "the error-code tables are not part of this build of cudoctor's knowledge base yet (data of {})",
-            kb.meta.checked
-        )),
-        KbQuery::Dump => {
+        KbQuery::Gpu { query } => {
+            let mut found = super::gpus::catalog().lookup(query);
+            // "H200" names NVIDIA H200 itself, not also the H200 NVL: an exact name wins.
+            let exact = |n: &str| {
+                n.eq_ignore_ascii_case(query.trim())
+                    || n.eq_ignore_ascii_case(&format!("NVIDIA {}", query.trim()))
+            };
+            if let Some(i) = found.iter().position(|g| exact(&g.name)) {
+                found = vec![found[i]];
+            }
+            if found.is_empty() {
+                return Err(anyhow!(
+                    "no GPU in this knowledge base (data of {}) matches `{query}`; accepted forms: a name or \
+                     part of one (H200, \"RTX 4090\", A100) or a PCI device id (0x2335, 10de:2335)",
+                    kb.meta.checked
+                ));
+            }
             if json {
-                write_json(out, &Dump { kb })
+                write_json(out, &found)
             } else {
-                text_dump(kb, out)
+                text_gpus(kb, &found, out)
+            }
+        }
+        KbQuery::Error { query } => {
+            let found = super::codes::tables().lookup(query);
+            if found.is_empty() {
+                return Err(anyhow!(
+                    "no error code in this knowledge base (data of {}) matches `{query}`; accepted forms: a \
+                     number (4000, 700, -1), a name (CUDNN_STATUS_INTERNAL_ERROR, cudaErrorIllegalAddress) \
+                     or an Xid (\"Xid 79\")",
+                    kb.meta.checked
+                ));
+            }
+            if json {
+                write_json(out, &found)
+            } else {
+                text_codes(kb, &found, out)
+            }
+        }
+        KbQuery::Dump => {
+            let codes = super::codes::tables();
+            let dump = Dump {
+                kb,
+                gpus: super::gpus::catalog().entries(),
+                codes: super::codes::CodeTable::ALL.iter().map(|t| (t.id(), codes.entries(*t))).collect(),
+            };
+            if json {
+                write_json(out, &dump)
+            } else {
+                text_dump(kb, &dump, out)
             }
         }
     }
@@ -211,30 +248,38 @@ fn query_error(e: QueryError) -> anyhow::Error {
 struct Dump<'a> {
     #[serde(flatten)]
     kb: &'a Kb,
+    gpus: &'a [super::gpus::GpuEntry],
+    codes: std::collections::BTreeMap<&'static str, &'a [super::codes::CodeEntry]>,
 }
 
 fn write_json<T: Serialize>(out: &mut dyn Write, v: &T) -> Result<()> {
-    serde_json::to_writer_pretty(&mut *out, v)?;
+    // An I/O error (a closed pipe) stays an io::Error, which main treats as a normal end.
+    serde_json::to_writer_pretty(&mut *out, v).map_err(std::io::Error::from)?;
     writeln!(out)?;
     Ok(())
 }
 
 /// Numbered citations printed at the end of a text answer.
 #[derive(Default)]
-struct Citations<'a> {
-    sources: Vec<&'a Source>,
+struct Citations {
+    sources: Vec<Source>,
 }
 
-impl<'a> Citations<'a> {
-    fn cite(&mut self, s: &'a Source) -> String {
-        let n = match self.sources.iter().position(|x| *x == s) {
+impl Citations {
+    fn cite(&mut self, s: &Source) -> String {
+        let n = match self.sources.iter().position(|x| x == s) {
             Some(i) => i + 1,
             None => {
-                self.sources.push(s);
+                self.sources.push(s.clone());
                 self.sources.len()
             }
         };
         format!("[{n}]")
+    }
+
+    /// Cites a source of the GPU catalog or the code tables (URL and version).
+    fn cite_other(&mut self, s: &super::codes::Source) -> String {
+        self.cite(&Source { url: s.url.clone(), document: s.version.clone() })
     }
 
     fn write(&self, out: &mut dyn Write) -> Result<()> {
@@ -306,7 +351,7 @@ fn unverified(c: Confidence) -> &'static str {
 
 fn disagreements<'a>(
     out: &mut dyn Write,
-    cites: &mut Citations<'a>,
+    cites: &mut Citations,
     sources: &'a std::collections::BTreeMap<String, Source>,
     ds: &'a [Disagreement],
 ) -> Result<()> {
@@ -447,7 +492,7 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
 
 fn framework_rows<'a>(
     out: &mut dyn Write,
-    cites: &mut Citations<'a>,
+    cites: &mut Citations,
     builds: &[query::FrameworkForCuda<'a>],
 ) -> Result<()> {
     let mut rows = Vec::new();
@@ -475,7 +520,10 @@ fn capabilities(b: &super::tables::CudnnBuild) -> String {
         ccs.sort();
         ccs.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
     } else if let Some(min) = b.min_compute_capability {
-        format!("{min} and later")
+        match b.max_compute_capability {
+            Some(max) => format!("{min} to {max} (\"SM {min} and later\")"),
+            None => format!("{min} and later"),
+        }
     } else {
         "not recorded".into()
     }
@@ -677,6 +725,9 @@ fn text_torch(kb: &Kb, a: &query::TorchAnswer<'_>, out: &mut dyn Write) -> Resul
         }
         disagreements(out, &mut cites, &kb.pytorch.sources, &t.disagreement)?;
         writeln!(out, "  install: {}", b.install)?;
+        if let Some(p) = &b.pypi_install {
+            writeln!(out, "       or: {p}   (PyPI's default torch is this build)")?;
+        }
     }
     cites.write(out)
 }
@@ -770,7 +821,7 @@ fn text_cudnn(kb: &Kb, a: &query::CudnnAnswer<'_>, out: &mut dyn Write) -> Resul
     cites.write(out)
 }
 
-fn text_dump(kb: &Kb, out: &mut dyn Write) -> Result<()> {
+fn text_dump(kb: &Kb, dump: &Dump<'_>, out: &mut dyn Write) -> Result<()> {
     header(out, "Knowledge base tables", &kb.meta.checked)?;
     let count_unverified =
         |it: &mut dyn Iterator<Item = Confidence>| it.filter(Confidence::is_unverified).count();
@@ -812,11 +863,144 @@ fn text_dump(kb: &Kb, out: &mut dyn Write) -> Result<()> {
             count_unverified(&mut kb.frameworks.build.iter().map(|r| r.confidence)).to_string(),
             "data/frameworks.toml".into(),
         ],
+        vec!["GPU products".into(), dump.gpus.len().to_string(), "0".into(), "data/gpus.toml".into()],
+        vec![
+            "error codes".into(),
+            dump.codes.values().map(|c| c.len()).sum::<usize>().to_string(),
+            "0".into(),
+            "data/codes/*.toml".into(),
+        ],
     ];
     writeln!(out)?;
     table(out, "  ", &rows)?;
     writeln!(out, "\nEvery row with its source: cudoctor kb dump --format json")?;
     Ok(())
+}
+
+fn text_gpus(kb: &Kb, found: &[&super::gpus::GpuEntry], out: &mut dyn Write) -> Result<()> {
+    let mut cites = Citations::default();
+    if found.len() > 1 {
+        header(out, &format!("{} GPUs", found.len()), &kb.meta.checked)?;
+        writeln!(out)?;
+        let mut rows = vec![vec![
+            "name".into(),
+            "device ids".into(),
+            "CC".into(),
+            "architecture".into(),
+            "segment".into(),
+        ]];
+        for g in found {
+            rows.push(vec![
+                g.name.clone(),
+                device_ids(g),
+                g.compute_capability.to_string(),
+                g.architecture.name().into(),
+                format!("{:?}", g.segment).to_lowercase(),
+            ]);
+        }
+        table(out, "  ", &rows)?;
+        writeln!(out, "\nOne of them in full: cudoctor kb gpu <device id or full name>")?;
+        return Ok(());
+    }
+    let g = found[0];
+    let cc = g.compute_capability;
+    header(out, &g.name, &kb.meta.checked)?;
+    writeln!(out)?;
+    let mut rows = vec![
+        vec!["PCI device ids".into(), device_ids(g), cites.cite_other(&g.source)],
+        vec![
+            "compute capability".into(),
+            format!("{cc} ({})", cc.sm()),
+            cites.cite_other(&g.capability_source),
+        ],
+        vec!["architecture".into(), g.architecture.name().into(), String::new()],
+        vec!["segment".into(), format!("{:?}", g.segment).to_lowercase(), String::new()],
+    ];
+    if let Some(m) = g.memory_gib {
+        rows.push(vec!["memory".into(), format!("{m} GiB"), String::new()]);
+    }
+    if !g.other_names.is_empty() {
+        rows.push(vec!["also reported as".into(), g.other_names.join(", "), String::new()]);
+    }
+    table(out, "  ", &rows)?;
+    writeln!(out, "\ncuDNN support matrices that list compute capability {cc}")?;
+    let mut rows = Vec::new();
+    for r in kb.cudnn.release.iter().rev() {
+        let majors: Vec<String> = r
+            .build
+            .iter()
+            .filter(|b| b.supports_capability(cc))
+            .map(|b| {
+                let first = b.cuda.first().map(ToString::to_string).unwrap_or_default();
+                let last = b.cuda.last().map(ToString::to_string).unwrap_or_default();
+                if first == last {
+                    format!("CUDA {first}")
+                } else {
+                    format!("CUDA {first}-{last}")
+                }
+            })
+            .collect();
+        let c = kb.cudnn.sources.get(&r.source).map(|s| cites.cite(s)).unwrap_or_default();
+        let answer = if majors.is_empty() { "no".to_string() } else { format!("yes: {}", majors.join(", ")) };
+        rows.push(vec![format!("cuDNN {}", r.version), answer, c]);
+    }
+    table(out, "  ", &rows)?;
+    let with: Vec<String> = kb
+        .pytorch
+        .release
+        .iter()
+        .flat_map(|r| r.build.iter().map(move |b| (r, b)))
+        .filter(|(_, b)| b.arch_list.iter().any(|a| a.capability == cc))
+        .map(|(r, b)| format!("{}+{}", r.version, b.tag))
+        .collect();
+    let recorded =
+        kb.pytorch.release.iter().flat_map(|r| &r.build).filter(|b| !b.arch_list.is_empty()).count();
+    writeln!(
+        out,
+        "\nPyTorch release wheels with {} kernels (of the {recorded} builds whose arch list is recorded)",
+        cc.sm()
+    )?;
+    wrap(out, "  ", "  ", &if with.is_empty() { "none".to_string() } else { with.join(" ") })?;
+    cites.write(out)
+}
+
+fn device_ids(g: &super::gpus::GpuEntry) -> String {
+    if g.device_ids.is_empty() {
+        "none (integrated)".into()
+    } else {
+        g.device_ids.iter().map(|d| format!("0x{d:04X}")).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn text_codes(kb: &Kb, found: &[super::codes::CodeMatch<'_>], out: &mut dyn Write) -> Result<()> {
+    let mut cites = Citations::default();
+    header(
+        out,
+        &format!("{} matching error code{}", found.len(), if found.len() == 1 { "" } else { "s" }),
+        &kb.meta.checked,
+    )?;
+    for m in found {
+        let e = m.entry;
+        let c = cites.cite_other(&e.source);
+        writeln!(out, "\n{}: {} = {} {c}", m.table.title(), e.name, e.number)?;
+        if !e.aliases.is_empty() {
+            wrap(out, "  also named: ", "    ", &e.aliases.join(", "))?;
+        }
+        if e.deprecated {
+            writeln!(out, "  deprecated")?;
+        }
+        wrap(out, "  ", "  ", &e.description)?;
+    }
+    if found.len() > 1 {
+        wrap(
+            out,
+            "\n",
+            "",
+            "A bare number means different things in different libraries: the first match is the most \
+             likely one; the library in the error message decides.",
+        )?;
+    }
+    cites.write(out)
 }
 
 #[cfg(test)]

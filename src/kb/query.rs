@@ -68,9 +68,12 @@ fn cited<'a, T: Serialize>(
 pub fn toolkit_row<'a>(kb: &'a Kb, cuda: CudaVersion, full: Option<&Version>) -> Option<&'a CudaRelease> {
     let of_minor = || kb.cuda.release.iter().filter(move |r| r.version == cuda);
     if let Some(full) = full {
+        // Table 3 names updates, not patch numbers: a 12.6.3 build is Update 3 of 12.6. A patch
+        // number past the last recorded update (pip's cuda-toolkit 13.0.3) takes the last one.
         let update = full.part(2);
-        // Table 3 names updates, not patch numbers; a 12.6.3 build is Update 3 of 12.6.
-        if let Some(r) = of_minor().find(|r| u64::from(r.update) == update && r.linux.is_some()) {
+        if let Some(r) =
+            of_minor().filter(|r| u64::from(r.update) <= update && r.linux.is_some()).max_by_key(|r| r.update)
+        {
             return Some(r);
         }
     }
@@ -391,6 +394,8 @@ pub struct TorchBuildAnswer<'a> {
     pub index_url: String,
     /// The pip command.
     pub install: String,
+    /// The pip command without an index, where PyPI's plain `torch` is this build.
+    pub pypi_install: Option<String>,
 }
 
 /// What the knowledge base knows about one PyTorch release.
@@ -452,6 +457,7 @@ pub fn torch<'a>(kb: &'a Kb, asked: &Version) -> Result<TorchAnswer<'a>, QueryEr
                 arch_cited: b.arch_source.as_ref().and_then(|s| kb.pytorch.sources.get(s)),
                 index_url: b.index_url(),
                 install: format!("pip install '{pin}' --index-url {}", b.index_url()),
+                pypi_install: b.pypi_default.then(|| format!("pip install '{pin}'")),
             }
         })
         .collect();

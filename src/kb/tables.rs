@@ -300,6 +300,9 @@ pub struct CudnnBuild {
     pub compute_capabilities: Vec<ComputeCapability>,
     /// The lowest compute capability, for matrices that say "SM 3.5 and later".
     pub min_compute_capability: Option<ComputeCapability>,
+    /// With `min_compute_capability`: the newest capability of the hardware the matrix names
+    /// ("and later" never covers GPUs newer than the release).
+    pub max_compute_capability: Option<ComputeCapability>,
     /// Anything a reader must know.
     pub note: Option<String>,
 }
@@ -317,6 +320,7 @@ impl CudnnBuild {
             return self.compute_capabilities.contains(&cc);
         }
         self.min_compute_capability.is_some_and(|min| cc >= min)
+            && self.max_compute_capability.is_some_and(|max| cc <= max)
     }
 }
 
@@ -370,6 +374,9 @@ pub struct TorchBuild {
     pub tag: String,
     /// Stable or experimental.
     pub channel: Channel,
+    /// True when this build is the one PyPI serves as plain `torch` (Linux x86_64).
+    #[serde(default)]
+    pub pypi_default: bool,
     /// The exact toolkit it was built with, where known (`13.0.2`).
     pub cuda_full: Option<Version>,
     /// The cuDNN it pins.
