@@ -37,6 +37,8 @@ fn every_source_excerpt_names_its_public_url() {
         "cudnn_9.0.0_support_matrix.txt",
         "cudnn_8.9.6_support_matrix.txt",
         "pytorch_release_matrix.md",
+        "pytorch_pypi_requires_dist.txt",
+        "cudnn_pypi_wheels.txt",
         "tensorflow_tested_build_configs_linux_gpu.html",
     ];
     for f in files {
@@ -137,9 +139,16 @@ fn no_table_has_duplicate_keys() {
             b.version.as_ref().map(|v| v.to_string())
         )));
     }
-    let mut seen = HashSet::new();
-    for v in &kb.cudnn.known_releases.versions {
-        assert!(seen.insert(v.to_string()), "known cuDNN {v} twice");
+    let mut packages = HashSet::new();
+    for w in &kb.cudnn.wheels {
+        assert!(packages.insert(w.cuda_major), "two wheel lists for CUDA {}", w.cuda_major);
+        let mut seen = HashSet::new();
+        for v in &w.versions {
+            assert!(seen.insert(v.to_string()), "{} {v} twice", w.package);
+        }
+        let mut sorted = w.versions.clone();
+        sorted.sort();
+        assert_eq!(sorted, w.versions, "{} is kept oldest first", w.package);
     }
 }
 
@@ -586,4 +595,27 @@ fn pypi_default_builds_match_the_wheel_metadata() {
         kb.pytorch.release.iter().filter(|r| r.build.iter().filter(|b| b.pypi_default).count() > 1).count(),
         0
     );
+}
+
+#[test]
+fn cudnn_wheels_per_cuda_major_match_pypi() {
+    let kb = kb();
+    let lines = excerpt_lines("cudnn_pypi_wheels.txt");
+    let mut n = 0;
+    for pair in lines.chunks(2) {
+        let package = pair[0].split_whitespace().next().unwrap();
+        let listed: BTreeSet<String> =
+            pair[1].trim_start_matches("Available versions: ").split(", ").map(str::to_string).collect();
+        let w = kb.cudnn.wheels.iter().find(|w| w.package == package).unwrap();
+        let ours: BTreeSet<String> = w.versions.iter().map(ToString::to_string).collect();
+        assert_eq!(ours, listed, "{package}");
+        assert_eq!(package, format!("nvidia-cudnn-cu{}", w.cuda_major));
+        n += 1;
+    }
+    assert_eq!(n, 3);
+    // The facts people ask: CUDA 11 wheels stop at 9.10.2, CUDA 13 wheels start at 9.12.0.
+    let last11 = kb.cudnn.wheels.iter().find(|w| w.cuda_major == 11).unwrap().versions.last().unwrap();
+    assert_eq!(last11.to_string(), "9.10.2.21");
+    let first13 = kb.cudnn.wheels.iter().find(|w| w.cuda_major == 13).unwrap().versions.first().unwrap();
+    assert_eq!(first13.to_string(), "9.12.0.46");
 }

@@ -461,6 +461,26 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
         )?;
         wrap(out, "    compute capabilities: ", "      ", &capabilities(c.build))?;
     }
+    if let Some(w) = &a.cudnn_wheels {
+        let c = cites.cite(w.cited);
+        let vs = &w.row.versions;
+        let (first, last) = (vs.first().map(ToString::to_string), vs.last().map(ToString::to_string));
+        wrap(
+            out,
+            "  ",
+            "    ",
+            &format!(
+                "pip wheels for CUDA {}.x: {} {} to {} ({} releases) {c}",
+                w.row.cuda_major,
+                w.row.package,
+                first.unwrap_or_default(),
+                last.unwrap_or_default(),
+                vs.len()
+            ),
+        )?;
+    } else {
+        writeln!(out, "  pip wheels for CUDA {}.x: none published", a.cuda.major)?;
+    }
     writeln!(out, "\nPyTorch builds with CUDA {} ({})", a.cuda, a.cuda.tag())?;
     if a.pytorch.is_empty() {
         writeln!(out, "  none recorded")?;
@@ -766,6 +786,14 @@ fn text_cudnn(kb: &Kb, a: &query::CudnnAnswer<'_>, out: &mut dyn Write) -> Resul
     }
     if let Some(n) = &r.note {
         wrap(out, "note: ", "  ", n)?;
+    }
+    if a.wheels.is_empty() {
+        writeln!(out, "pip wheels: none of {} on PyPI", a.asked)?;
+    }
+    for w in &a.wheels {
+        let c = cites.cite(w.cited);
+        let vs = w.versions.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        wrap(out, "", "  ", &format!("pip wheel for CUDA {}.x: {}=={vs} {c}", w.cuda_major, w.package))?;
     }
     for b in &r.build {
         let cuda = b.cuda.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");

@@ -137,6 +137,8 @@ pub struct CudaAnswer<'a> {
     pub minor_compat: Option<Cited<'a, MinorCompat>>,
     /// cuDNN packages that list this toolkit.
     pub cudnn: Vec<CudnnForCuda<'a>>,
+    /// The cuDNN wheels published for this CUDA major.
+    pub cudnn_wheels: Option<Cited<'a, super::tables::CudnnWheels>>,
     /// PyTorch builds made with this toolkit.
     pub pytorch: Vec<TorchForCuda<'a>>,
     /// Other frameworks' builds for this toolkit (or its whole major).
@@ -209,7 +211,22 @@ pub fn cuda(kb: &Kb, v: CudaVersion) -> Result<CudaAnswer<'_>, QueryError> {
             kb.frameworks.sources.get(&b.source).map(|cited| FrameworkForCuda { build: b, cited })
         })
         .collect();
-    Ok(CudaAnswer { cuda: v, data_checked: checked, releases, minor_compat, cudnn, pytorch, frameworks })
+    let cudnn_wheels = kb
+        .cudnn
+        .wheels
+        .iter()
+        .find(|w| w.cuda_major == v.major)
+        .map(|w| cited(w, &kb.cudnn.sources, &w.source));
+    Ok(CudaAnswer {
+        cuda: v,
+        data_checked: checked,
+        releases,
+        minor_compat,
+        cudnn,
+        cudnn_wheels,
+        pytorch,
+        frameworks,
+    })
 }
 
 /// How a driver runs the toolkits of one CUDA major family.
@@ -494,6 +511,19 @@ pub struct TorchPin<'a> {
     pub disagreement: &'a [Disagreement],
 }
 
+/// A PyPI wheel of a cuDNN release.
+#[derive(Debug, Clone, Serialize)]
+pub struct WheelOf<'a> {
+    /// The CUDA major it is built for.
+    pub cuda_major: u32,
+    /// The package.
+    pub package: &'a str,
+    /// The exact versions of that package that match the question.
+    pub versions: Vec<&'a Version>,
+    /// The release list it comes from.
+    pub cited: &'a Source,
+}
+
 /// What the knowledge base knows about one cuDNN version.
 #[derive(Debug, Clone, Serialize)]
 pub struct CudnnAnswer<'a> {
@@ -503,6 +533,8 @@ pub struct CudnnAnswer<'a> {
     pub data_checked: &'a str,
     /// Whether the version is listed among the releases known to exist.
     pub known_release: bool,
+    /// The PyPI wheels of this release, one per CUDA major it is built for.
+    pub wheels: Vec<WheelOf<'a>>,
     /// How the matrix below was chosen.
     pub matched: CudnnMatch,
     /// The recorded support matrix used.
@@ -519,15 +551,8 @@ pub struct CudnnAnswer<'a> {
 pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryError> {
     let checked = &kb.meta.checked;
     let t = &kb.cudnn;
-    let known_release = t.known_releases.versions.iter().any(|k| k.matches_prefix(asked));
-    let newest = t
-        .known_releases
-        .versions
-        .iter()
-        .chain(t.release.iter().flat_map(|r| r.covers.iter()))
-        .max()
-        .cloned()
-        .unwrap_or_else(|| Version::from_parts(&[0]));
+    let known_release = t.known_releases().any(|k| k.matches_prefix(asked));
+    let newest = t.known_releases().max().cloned().unwrap_or_else(|| Version::from_parts(&[0]));
     let cmp_len = asked.parts().len().min(3);
     if asked.truncated(cmp_len) > newest.truncated(cmp_len) {
         return Err(QueryError::Newer {
@@ -592,10 +617,25 @@ pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryEr
             kb.frameworks.sources.get(&b.source).map(|cited| FrameworkForCuda { build: b, cited })
         })
         .collect();
+    let wheels = t
+        .wheels
+        .iter()
+        .filter_map(|w| {
+            let versions: Vec<&Version> = w.versions.iter().filter(|v| v.matches_prefix(asked)).collect();
+            let cited = t.sources.get(&w.source)?;
+            (!versions.is_empty()).then_some(WheelOf {
+                cuda_major: w.cuda_major,
+                package: &w.package,
+                versions,
+                cited,
+            })
+        })
+        .collect();
     Ok(CudnnAnswer {
         asked: asked.clone(),
         data_checked: checked,
         known_release,
+        wheels,
         matched,
         release: cited(release, &t.sources, &release.source),
         layout,

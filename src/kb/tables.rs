@@ -211,24 +211,37 @@ pub struct DriverBranch {
 pub struct CudnnTable {
     /// The sources rows cite, by id.
     pub sources: BTreeMap<String, Source>,
-    /// Every release known to exist (support matrix recorded or not).
-    pub known_releases: KnownReleases,
+    /// Per CUDA major, the cuDNN releases published as PyPI wheels for it.
+    pub wheels: Vec<CudnnWheels>,
     /// Library layout per major.
     pub layout: Vec<CudnnLayout>,
     /// Releases whose support matrix is recorded, oldest first.
     pub release: Vec<CudnnRelease>,
 }
 
-/// Release versions known to exist.
+/// The cuDNN releases published as PyPI wheels for one CUDA major.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct KnownReleases {
+pub struct CudnnWheels {
+    /// The CUDA major (11, 12, 13).
+    pub cuda_major: u32,
+    /// The package (`nvidia-cudnn-cu12`).
+    pub package: String,
     /// Source id.
     pub source: String,
-    /// The versions.
+    /// The versions, oldest first.
     pub versions: Vec<Version>,
-    /// Anything a reader must know.
-    pub note: Option<String>,
+}
+
+impl CudnnTable {
+    /// Every cuDNN release known to exist: the wheels of every CUDA major and the releases whose
+    /// matrix is recorded.
+    pub fn known_releases(&self) -> impl Iterator<Item = &Version> {
+        self.wheels
+            .iter()
+            .flat_map(|w| w.versions.iter())
+            .chain(self.release.iter().flat_map(|r| r.covers.iter()))
+    }
 }
 
 /// How a cuDNN major lays out its libraries.
@@ -604,7 +617,9 @@ impl Kb {
             })?;
         }
         let s = &self.cudnn.sources;
-        check_source("cudnn.toml", s, &self.cudnn.known_releases.source, || "known_releases".into())?;
+        for w in &self.cudnn.wheels {
+            check_source("cudnn.toml", s, &w.source, || w.package.clone())?;
+        }
         for l in &self.cudnn.layout {
             check_source("cudnn.toml", s, &l.source, || format!("layout {}", l.major))?;
         }
