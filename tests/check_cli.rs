@@ -140,6 +140,11 @@ fn gpus_are_found_in_sysfs_without_nvml() {
     assert_eq!(r["gpus"]["source"], "sysfs");
     let ids: Vec<u64> = devices.iter().map(|d| d["pci_device_id"].as_u64().unwrap()).collect();
     assert_eq!(ids, [0x2335, 0x2684]);
+    // Without NVML the knowledge base names them, and says so.
+    assert_eq!(devices[0]["name"], "NVIDIA H200");
+    assert_eq!(devices[0]["compute_capability"], "9.0");
+    assert_eq!(devices[1]["name"], "NVIDIA GeForce RTX 4090");
+    assert_eq!(devices[1]["evidence"][1]["kind"], "knowledge_base");
     assert!(devices.iter().all(|d| d["visible"] == true));
 }
 

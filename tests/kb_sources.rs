@@ -191,3 +191,17 @@ fn compute_capabilities_match_nvidias_table() {
     assert!(found >= 120, "found {found}, missing {missing:?}");
     assert!(missing.len() <= 8, "missing {missing:?}");
 }
+
+#[test]
+fn runtime_messages_match_cuda_get_error_string() {
+    let mut checked = 0;
+    for line in include_str!("kb_sources/cudaGetErrorString.txt").lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let number: i64 = cols[0].parse().unwrap();
+        let entry = tables().get(CodeTable::CudaRuntime, number).unwrap();
+        assert_eq!(entry.name, cols[1]);
+        assert_eq!(entry.message.as_deref(), Some(cols[2]), "{number}");
+        checked += 1;
+    }
+    assert!(checked >= 8);
+}

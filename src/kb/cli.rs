@@ -279,7 +279,7 @@ impl Citations {
 
     /// Cites a source of the GPU catalog or the code tables (URL and version).
     fn cite_other(&mut self, s: &super::codes::Source) -> String {
-        self.cite(&Source { url: s.url.clone(), document: s.version.clone() })
+        self.cite(&Source { url: s.url.clone(), document: s.document.clone() })
     }
 
     fn write(&self, out: &mut dyn Write) -> Result<()> {

@@ -6,25 +6,27 @@
 //! `cudaErrorCudartUnloading`), so [`CodeTables::lookup`] answers every table where it exists,
 //! most likely first.
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::OnceLock;
 
-/// Where a row of the knowledge base comes from: an official URL and the version or date of the
-/// document or header it was read from.
+/// Where a row of the knowledge base comes from: an official URL and the document, header or
+/// package it was read from, with its version or retrieval date. (Same shape as the compatibility
+/// tables' source, so the two can be merged.)
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
     /// The public URL of the document, header or package.
     pub url: String,
-    /// Its version or retrieval date (`cuDNN 9.28.0 cudnn_graph.h`, `retrieved 2026-11-29`).
-    pub version: String,
+    /// The document or header and its version or retrieval date (`cuDNN 9.28.0 cudnn_graph.h`).
+    pub document: String,
 }
 
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.url, self.version)
+        write!(f, "{} ({})", self.url, self.document)
     }
 }
 
@@ -108,6 +110,10 @@ pub struct CodeEntry {
     pub number: i64,
     /// The official description, copied from the source.
     pub description: String,
+    /// The text the library's own error-string function returns for the code, which is what
+    /// frameworks print (`cudaGetErrorString`: "no kernel image is available for execution on the
+    /// device"), where the source gives it.
+    pub message: Option<String>,
     /// Other names with the same value (deprecated enumerators that alias this one).
     pub aliases: Vec<String>,
     /// True when the source marks this code deprecated.
@@ -116,13 +122,29 @@ pub struct CodeEntry {
     pub source: Source,
 }
 
-/// One answer of [`CodeTables::lookup`].
+/// How a query or a text matched a code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchedBy {
+    /// Its number.
+    Number,
+    /// Its enumerator name.
+    Name,
+    /// A deprecated name that aliases it.
+    Alias,
+    /// Its error-string message.
+    Message,
+}
+
+/// One answer of [`CodeTables::lookup`] or [`CodeTables::scan`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CodeMatch<'a> {
     /// The table the code belongs to.
     pub table: CodeTable,
     /// The code.
     pub entry: &'a CodeEntry,
+    /// What matched.
+    pub matched_by: MatchedBy,
 }
 
 /// Why a code table did not load.
@@ -171,6 +193,7 @@ struct RawCode {
     name: String,
     number: i64,
     description: String,
+    message: Option<String>,
     #[serde(default)]
     aliases: Vec<String>,
     #[serde(default)]
@@ -200,6 +223,7 @@ pub fn parse_table(table: CodeTable, text: &str) -> Result<Vec<CodeEntry>, CodeD
             name: code.name,
             number: code.number,
             description: code.description,
+            message: code.message,
             aliases: code.aliases,
             deprecated: code.deprecated,
             source: code.source.unwrap_or_else(|| raw.source.clone()),
@@ -224,7 +248,15 @@ const TABLE_FILES: [(CodeTable, &str); 8] = [
 #[derive(Debug, Clone)]
 pub struct CodeTables {
     tables: Vec<(CodeTable, Vec<CodeEntry>)>,
+    /// Lower-cased names and aliases → (table index, entry index, alias?).
+    names: HashMap<String, Vec<(usize, usize, bool)>>,
+    /// Messages long enough to be told apart from ordinary prose, and where they are.
+    messages: AhoCorasick,
+    message_entries: Vec<(usize, usize)>,
 }
+
+/// Messages shorter than this (`timeout`, `no error`) say too little to be searched for in text.
+const MIN_MESSAGE_LEN: usize = 12;
 
 impl CodeTables {
     /// Parses the embedded tables.
@@ -233,7 +265,34 @@ impl CodeTables {
         for (table, text) in TABLE_FILES {
             tables.push((table, parse_table(table, text)?));
         }
-        Ok(CodeTables { tables })
+        Ok(CodeTables::new(tables))
+    }
+
+    /// Indexes parsed tables (in lookup order) by name and message.
+    pub fn new(tables: Vec<(CodeTable, Vec<CodeEntry>)>) -> CodeTables {
+        let mut names: HashMap<String, Vec<(usize, usize, bool)>> = HashMap::new();
+        let mut patterns = Vec::new();
+        let mut message_entries = Vec::new();
+        for (t, (_, entries)) in tables.iter().enumerate() {
+            for (e, entry) in entries.iter().enumerate() {
+                names.entry(entry.name.to_ascii_lowercase()).or_default().push((t, e, false));
+                for alias in &entry.aliases {
+                    names.entry(alias.to_ascii_lowercase()).or_default().push((t, e, true));
+                }
+                if let Some(message) = &entry.message {
+                    if message.len() >= MIN_MESSAGE_LEN && entry.number != 0 {
+                        patterns.push(message.clone());
+                        message_entries.push((t, e));
+                    }
+                }
+            }
+        }
+        let messages = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&patterns)
+            .unwrap_or_else(|e| panic!("code messages form an automaton: {e}"));
+        CodeTables { tables, names, messages, message_entries }
     }
 
     /// The codes of one table, in source order.
@@ -262,20 +321,57 @@ impl CodeTables {
         if let Some(number) = parse_number(query) {
             return self.matches_number(number, |_| true);
         }
-        let mut found = Vec::new();
-        if query.is_empty() {
-            return found;
-        }
-        for (table, entries) in &self.tables {
-            for entry in entries {
-                let hit = entry.name.eq_ignore_ascii_case(query)
-                    || entry.aliases.iter().any(|a| a.eq_ignore_ascii_case(query));
-                if hit {
-                    found.push(CodeMatch { table: *table, entry });
+        let key = query.to_ascii_lowercase();
+        let mut found: Vec<CodeMatch<'_>> = self.names.get(&key).map_or_else(Vec::new, |hits| {
+            hits.iter().map(|&(t, e, alias)| self.code_match(t, e, alias)).collect()
+        });
+        found.sort_by_key(|m| (m.table, m.matched_by));
+        found
+    }
+
+    /// Every code that `text` (an error message or a log) names or quotes, in the order they first
+    /// appear: enumerator names and aliases as whole words (`CUDNN_STATUS_EXECUTION_FAILED`,
+    /// `cudaErrorIllegalAddress`), and error-string messages ("an illegal memory access was
+    /// encountered"), without regard to case. Numbers are not scanned: a bare number in a log
+    /// means nothing without its library (ask [`CodeTables::lookup`] for that). A name that
+    /// exists in several tables (cuDNN 8 and 9) yields one match per table.
+    pub fn scan(&self, text: &str) -> Vec<CodeMatch<'_>> {
+        let mut hits: Vec<(usize, CodeMatch<'_>)> = Vec::new();
+        let mut word_start = None;
+        for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+            let is_word = c.is_ascii_alphanumeric() || c == '_';
+            match (is_word, word_start) {
+                (true, None) => word_start = Some(i),
+                (false, Some(start)) => {
+                    word_start = None;
+                    let word = &text[start..i];
+                    if word.len() < 4 || word.len() > 80 {
+                        continue;
+                    }
+                    if let Some(found) = self.names.get(&word.to_ascii_lowercase()) {
+                        for &(t, e, alias) in found {
+                            hits.push((start, self.code_match(t, e, alias)));
+                        }
+                    }
                 }
+                _ => {}
             }
         }
-        found
+        for m in self.messages.find_iter(text) {
+            let (t, e) = self.message_entries[m.pattern().as_usize()];
+            let mut found = self.code_match(t, e, false);
+            found.matched_by = MatchedBy::Message;
+            hits.push((m.start(), found));
+        }
+        hits.sort_by_key(|(at, m)| (*at, m.table));
+        let mut seen = HashSet::new();
+        hits.into_iter().filter(|(_, m)| seen.insert((m.table, m.entry.number))).map(|(_, m)| m).collect()
+    }
+
+    fn code_match(&self, table: usize, entry: usize, alias: bool) -> CodeMatch<'_> {
+        let (kind, entries) = &self.tables[table];
+        let matched_by = if alias { MatchedBy::Alias } else { MatchedBy::Name };
+        CodeMatch { table: *kind, entry: &entries[entry], matched_by }
     }
 
     fn matches_number(&self, number: i64, keep: impl Fn(CodeTable) -> bool) -> Vec<CodeMatch<'_>> {
@@ -283,7 +379,11 @@ impl CodeTables {
             .iter()
             .filter(|(table, _)| keep(*table))
             .filter_map(|(table, entries)| {
-                entries.iter().find(|e| e.number == number).map(|entry| CodeMatch { table: *table, entry })
+                entries.iter().find(|e| e.number == number).map(|entry| CodeMatch {
+                    table: *table,
+                    entry,
+                    matched_by: MatchedBy::Number,
+                })
             })
             .collect()
     }
@@ -397,6 +497,43 @@ mod tests {
         assert!(tables().lookup("700").iter().any(|m| m.entry.name == "cudaErrorIllegalAddress"));
     }
 
+    fn scanned(text: &str) -> Vec<(CodeTable, i64, MatchedBy)> {
+        tables().scan(text).iter().map(|m| (m.table, m.entry.number, m.matched_by)).collect()
+    }
+
+    #[test]
+    fn scan_finds_the_messages_frameworks_print() {
+        let torch = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n\
+                     CUDA kernel errors might be asynchronously reported at some other API call";
+        assert_eq!(scanned(torch), vec![(CodeTable::CudaRuntime, 209, MatchedBy::Message)]);
+        let illegal = "torch.AcceleratorError: CUDA error: an illegal memory access was encountered";
+        assert_eq!(scanned(illegal), vec![(CodeTable::CudaRuntime, 700, MatchedBy::Message)]);
+        let cublas =
+            "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`";
+        assert_eq!(scanned(cublas), vec![(CodeTable::Cublas, 1, MatchedBy::Name)]);
+    }
+
+    #[test]
+    fn scan_reports_a_shared_name_once_per_table_and_a_code_once() {
+        let cudnn = "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED";
+        assert_eq!(
+            scanned(cudnn),
+            vec![(CodeTable::Cudnn8, 8, MatchedBy::Name), (CodeTable::Cudnn9, 5000, MatchedBy::Name)]
+        );
+        let nccl = "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, \
+                    unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n\
+                    ncclUnhandledCudaError: Call to CUDA function failed.";
+        assert_eq!(scanned(nccl), vec![(CodeTable::Nccl, 1, MatchedBy::Message)]);
+    }
+
+    #[test]
+    fn scan_ignores_parts_of_words_and_short_generic_messages() {
+        assert!(scanned("xcudaErrorIllegalAddressx").is_empty());
+        assert!(scanned("request timeout after 30 s, no error reported").is_empty());
+        assert!(scanned("").is_empty());
+        assert_eq!(scanned("CUDA_ERROR_OUT_OF_MEMORY"), vec![(CodeTable::CudaDriver, 2, MatchedBy::Name)]);
+    }
+
     #[test]
     fn junk_queries_find_nothing() {
         for q in ["", "   ", "no such code", "99999999999999999999", "Xid", "xid abc", "-"] {
@@ -410,7 +547,7 @@ mod tests {
             table = "nccl"
             [source]
             url = "https://example.invalid"
-            version = "1"
+            document = "1"
             [[code]]
             name = "A"
             number = 1

@@ -470,7 +470,7 @@ mod tests {
         let text = r#"
             [sources.s]
             url = "https://example.invalid"
-            version = "1"
+            document = "1"
             [[gpu]]
             name = "A"
             device_ids = [0x1234]

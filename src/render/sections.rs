@@ -69,6 +69,7 @@ pub fn sections(report: &Report) -> Vec<Section> {
     let mut out = vec![host(report), driver(report), gpus(report), cuda(report)];
     out.push(cudnn(report));
     out.push(libraries(report));
+    out.push(packages(report));
     out.push(frameworks(report));
     let env: Vec<Row> =
         report.environment.iter().map(|v| Row::new(v.name.clone(), v.value.clone(), "")).collect();
@@ -307,16 +308,86 @@ fn libraries(report: &Report) -> Section {
     }
     let mut rows = Vec::new();
     for kind in LibraryKind::ALL {
+        // One row per directory and version: cuDNN's sub-libraries join their main library.
+        let mut groups: Vec<(String, String, Vec<&CudaLibrary>)> = Vec::new();
         for lib in by_kind.get(&kind).into_iter().flatten() {
+            let dir = lib.path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
             let version = lib.version.as_ref().map(|v| v.value.to_string()).unwrap_or_else(|| "?".into());
-            let origin = match &lib.origin {
-                Origin::System { manager: PackageManager::Dpkg, package } => format!("dpkg {package}"),
-                other => describe_origin(other),
-            };
-            rows.push(Row::new(kind.name(), format!("{version}  {}", lib.path), origin));
+            match groups.iter_mut().find(|g| g.0 == dir && g.1 == version) {
+                Some(g) => g.2.push(lib),
+                None => groups.push((dir, version, vec![lib])),
+            }
+        }
+        for (_, version, libs) in groups {
+            let main = libs.iter().find(|l| !l.name.contains('_')).unwrap_or(&libs[0]);
+            let mut value = format!("{version}  {}", main.path);
+            if libs.len() > 1 {
+                value.push_str(&format!(" (+{} more)", libs.len() - 1));
+            }
+            let origin = describe_origin(&main.origin);
+            rows.push(Row::new(kind.name(), value, origin));
         }
     }
     Section { title: "CUDA libraries".into(), rows }
+}
+
+/// Packages people ask about first: the libraries frameworks load and the driver.
+fn is_key_package(name: &str) -> bool {
+    const KEY: &[&str] = &[
+        "cudnn",
+        "nccl",
+        "cudart",
+        "cublas",
+        "compat",
+        "nvidia-driver",
+        "libnvidia-compute",
+        "libcuda1",
+        "cuda-toolkit-1",
+        "cuda-nvcc",
+        "nvinfer",
+        "tensorrt",
+        "cuda-runtime",
+        "nvidia-cuda-toolkit",
+    ];
+    KEY.iter().any(|k| name.contains(k))
+        && !name.contains("config")
+        && !name.contains("-dev")
+        && !name.contains("-headers")
+}
+
+fn packages(report: &Report) -> Section {
+    let mut rows = Vec::new();
+    for db in &report.host.package_dbs {
+        if db.manager == PackageManager::Pip || db.gpu_packages.is_empty() {
+            continue;
+        }
+        let (key, rest): (Vec<_>, Vec<_>) = db.gpu_packages.iter().partition(|p| is_key_package(&p.name));
+        let mut items: Vec<String> = key
+            .iter()
+            .map(|p| format!("{} {}{}", p.name, p.version, if p.held { " (held)" } else { "" }))
+            .collect();
+        if !rest.is_empty() {
+            items.push(format!("+{} other CUDA packages (--format json lists them)", rest.len()));
+        }
+        // Several packages a line, so that 40 packages take a dozen lines, not 40.
+        let mut line = String::new();
+        let mut first = true;
+        for item in items {
+            if !line.is_empty() && line.len() + item.len() + 2 > 78 {
+                rows.push(Row::new(if first { db.manager.name() } else { "" }, line.clone(), ""));
+                first = false;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push_str(", ");
+            }
+            line.push_str(&item);
+        }
+        if !line.is_empty() {
+            rows.push(Row::new(if first { db.manager.name() } else { "" }, line, ""));
+        }
+    }
+    Section { title: "GPU-stack packages".into(), rows }
 }
 
 fn frameworks(report: &Report) -> Section {
