@@ -510,10 +510,10 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
     cites.write(out)
 }
 
-fn framework_rows<'a>(
+fn framework_rows(
     out: &mut dyn Write,
     cites: &mut Citations,
-    builds: &[query::FrameworkForCuda<'a>],
+    builds: &[query::FrameworkForCuda<'_>],
 ) -> Result<()> {
     let mut rows = Vec::new();
     for f in builds {
@@ -524,14 +524,26 @@ fn framework_rows<'a>(
             (None, None) => b.package.clone(),
         };
         let cuda = b.cuda.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        let mut needs = format!("CUDA {cuda}");
+        if let Some(c) = &b.cudnn {
+            needs.push_str(&format!(", cuDNN {c}"));
+        }
         rows.push(vec![
             format!("{what}{}", unverified(b.confidence)),
-            format!("CUDA {cuda}"),
-            b.cudnn.as_ref().map_or_else(String::new, |c| format!("cuDNN {c}")),
-            cites.cite(f.cited),
+            format!("{needs} {}", cites.cite(f.cited)),
         ]);
     }
-    table(out, "  ", &rows)
+    // One line per build when it fits, else the requirement on the next line.
+    let widest = rows.iter().map(|r| r[0].chars().count()).max().unwrap_or(0);
+    let longest = rows.iter().map(|r| r[1].chars().count()).max().unwrap_or(0);
+    if 2 + widest + 2 + longest <= WIDTH {
+        return table(out, "  ", &rows);
+    }
+    for r in rows {
+        writeln!(out, "  {}", r[0])?;
+        wrap(out, "    ", "      ", &r[1])?;
+    }
+    Ok(())
 }
 
 fn capabilities(b: &super::tables::CudnnBuild) -> String {
