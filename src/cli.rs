@@ -44,6 +44,8 @@ pub enum Command {
     ///   cudoctor kb driver 535.104.05     what this driver runs (CUDA, PyTorch builds)
     ///   cudoctor kb torch 2.4.1           builds, cuDNN/NCCL pins, arch lists, drivers, pip command
     ///   cudoctor kb cudnn 8.9.7           toolkits, drivers, GPUs, sonames of a cuDNN release
+    ///   cudoctor kb gpu H200              device ids, compute capability, cuDNN/PyTorch coverage
+    ///   cudoctor kb error 4000            what an error number or name means, in every library
     ///   cudoctor kb dump --format json    every table, for scripts
     #[command(verbatim_doc_comment)]
     Kb(crate::kb::cli::KbArgs),

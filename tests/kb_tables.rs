@@ -660,3 +660,20 @@ fn cupy_and_jax_packages_span_the_releases_pypi_lists() {
         assert_eq!(row.cuda.iter().map(|c| c.major()).collect::<Vec<_>>(), [major], "onnxruntime-gpu {v}");
     }
 }
+
+#[test]
+fn every_declared_source_is_cited_by_some_row() {
+    // A source nobody cites is a sign of a row that was removed or retyped; keep the two in step.
+    let dump = serde_json::to_value(kb()).unwrap();
+    for table in ["cuda", "drivers", "cudnn", "pytorch", "frameworks"] {
+        let t = &dump[table];
+        let rows = {
+            let mut t = t.clone();
+            t.as_object_mut().unwrap().remove("sources");
+            t.to_string()
+        };
+        for id in t["sources"].as_object().unwrap().keys() {
+            assert!(rows.contains(&format!("\"{id}\"")), "{table}: source `{id}` is cited by no row");
+        }
+    }
+}

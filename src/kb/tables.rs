@@ -140,6 +140,8 @@ pub struct MinorCompat {
     pub linux: DriverVersion,
     /// Minimum Windows driver.
     pub windows: Option<DriverVersion>,
+    /// Source id of the Windows value, where it is not the row's source.
+    pub windows_source: Option<String>,
     /// The branch from which newer drivers run this family by plain backward compatibility.
     pub below_branch: Option<u64>,
     /// Source id.
@@ -606,6 +608,9 @@ impl Kb {
         }
         for m in &self.cuda.minor_compat {
             check_source("cuda.toml", s, &m.source, || format!("minor_compat {}", m.major))?;
+            if let Some(w) = &m.windows_source {
+                check_source("cuda.toml", s, w, || format!("minor_compat {} windows", m.major))?;
+            }
             for d in &m.disagreement {
                 check_source("cuda.toml", s, &d.source, || format!("minor_compat {}", m.major))?;
             }
