@@ -378,11 +378,19 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
         rows.push(vec![
             format!("{}{}", r.row.label, unverified(r.row.confidence)),
             ge(r.row.linux.as_ref()),
-            ge(r.row.windows.as_ref()),
+            match (&r.row.windows, &r.row.windows_note) {
+                (None, Some(n)) => n.split(" (").next().unwrap_or(n).to_string(),
+                (w, _) => ge(w.as_ref()),
+            },
             c,
         ]);
         if let Some(n) = &r.row.note {
             notes.push(format!("{}: {n}", r.row.label));
+        }
+        if let (None, Some(n)) = (&r.row.windows, &r.row.windows_note) {
+            if !notes.iter().any(|x| x.starts_with("Windows: ")) {
+                notes.push(format!("Windows: {n}"));
+            }
         }
     }
     table(out, "  ", &rows)?;

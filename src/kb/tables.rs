@@ -118,6 +118,8 @@ pub struct CudaRelease {
     pub linux: Option<DriverVersion>,
     /// Minimum Windows x86_64 driver; absent when not recorded or not applicable.
     pub windows: Option<DriverVersion>,
+    /// What Table 3 says instead of a Windows driver (`N/A`), where it says that.
+    pub windows_note: Option<String>,
     /// Source id.
     pub source: String,
     /// How sure the row is.
