@@ -279,6 +279,8 @@ pub struct ArchSummary {
     pub cubins: Vec<(String, usize)>,
     /// PTX targets (`compute_90`).
     pub ptx: Vec<String>,
+    /// Entries in all (cubins and PTX).
+    pub entries: usize,
     /// Entries with compressed payloads.
     pub compressed: usize,
     /// Problems met while reading.
@@ -300,6 +302,7 @@ impl ArchSummary {
                 .filter(|t| t.kind == crate::binary::fatbin::EntryKind::Ptx)
                 .map(GpuTarget::to_string)
                 .collect(),
+            entries: fb.entries.len(),
             compressed: fb.compressed(),
             problems: fb.problems.clone(),
         }
