@@ -172,7 +172,8 @@ fn inspect_file(sys: &System, path: &Path, gpus: &[(ComputeCapability, String)])
             .find(|n| n.starts_with("libcudart.so."))
             .cloned();
         report.missing_versions = find_missing_versions(&loader);
-        report.warnings = crate::loader::frameworks::cudnn_mixes(&report.resolutions);
+        report.warnings =
+            crate::loader::frameworks::cudnn_mixes(&report.resolutions, report.real_path.as_deref());
     }
     if let Ok(f) = facts {
         if let Some(fb) = &f.fatbin {
