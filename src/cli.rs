@@ -56,6 +56,17 @@ pub enum Command {
     ///   cudoctor inspect --root /mnt/image --env-file image.env /usr/lib/x86_64-linux-gnu/libcudnn.so.9
     #[command(verbatim_doc_comment)]
     Inspect(crate::inspect::InspectArgs),
+    /// Explain a CUDA/cuDNN/framework error: a message, a log file (plain or gzip) or standard
+    /// input, matched against known error signatures; the candidate causes are ranked with this
+    /// machine's facts.
+    ///
+    /// Examples:
+    ///   cudoctor explain "CUDNN_STATUS_INTERNAL_ERROR"
+    ///   python train.py 2>&1 | cudoctor explain -
+    ///   cudoctor explain --no-check train.log.gz        rank on the text alone
+    ///   cudoctor explain --report other.json train.log  rank with another machine's report
+    #[command(verbatim_doc_comment)]
+    Explain(crate::explain::command::ExplainArgs),
 }
 
 /// Flags of `cudoctor check`.
@@ -123,6 +134,7 @@ pub fn parse_env_file(text: &str) -> BTreeMap<String, String> {
 pub fn run_check(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     let sys = system_for(args.root.as_ref(), args.env_file.as_ref(), args.no_live)?;
     let mut report = crate::probe::check(&sys);
+    crate::annotate::annotate(&mut report);
     if args.redact {
         report = crate::render::redact::redact(&report, sys.env("USER").or(sys.env("LOGNAME")));
     }

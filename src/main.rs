@@ -13,6 +13,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Check(args) => cudoctor::cli::run_check(args, &mut out),
         Command::Inspect(args) => cudoctor::inspect::run(args, &mut out),
+        Command::Explain(args) => cudoctor::explain::command::run_explain(args, &mut out),
     };
     let result = result.and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

@@ -45,11 +45,17 @@ pub fn collect(sys: &System) -> Collected {
             Err(NvmlUnavailable::Failed(message)) => found.problems.push(("NVML".into(), message)),
         }
     }
-    found.devices = sysfs_gpus(sys);
-    if !found.devices.is_empty() {
-        found.source = GpuSource::Sysfs;
-    }
+    let sysfs = collect_sysfs(sys);
+    found.devices = sysfs.devices;
+    found.source = sysfs.source;
     found
+}
+
+/// Finds the GPUs from sysfs alone (when NVML is absent, failed, or hangs).
+pub fn collect_sysfs(sys: &System) -> Collected {
+    let devices = sysfs_gpus(sys);
+    let source = if devices.is_empty() { GpuSource::None } else { GpuSource::Sysfs };
+    Collected { source, devices, ..Collected::default() }
 }
 
 /// Puts what [`collect`] found into the report and applies the visibility variables.

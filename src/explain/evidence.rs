@@ -1,0 +1,278 @@
+//! Facts read from the log text around an error: GPU names and capabilities, memory figures of an
+//! out-of-memory message, the driver's CUDA version in "found version 11040", compiled-vs-runtime
+//! cuDNN versions, the missing library, the Xid number. Pure functions over the error's context.
+
+use super::SignatureTable;
+use crate::version::{ComputeCapability, CudaVersion, Version};
+use regex::Regex;
+use serde::Serialize;
+use std::sync::OnceLock;
+
+/// What the log itself says about an error.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LogEvidence {
+    /// A GPU product named in the log.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_name: Option<String>,
+    /// Its compute capability (from `sm_XX` in the message, else from the product name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compute_capability: Option<ComputeCapability>,
+    /// The architectures the build says it supports (`sm_50 sm_60 …`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub supported_archs: Vec<ComputeCapability>,
+    /// Memory asked for, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested_mib: Option<f64>,
+    /// Memory free on the GPU at that moment, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub free_mib: Option<f64>,
+    /// The GPU's capacity, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_mib: Option<f64>,
+    /// Memory this process held, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub process_mib: Option<f64>,
+    /// The newest CUDA the driver supports, from PyTorch's "found version 11040".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver_cuda: Option<CudaVersion>,
+    /// The cuDNN version the framework was built with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cudnn_compiled: Option<Version>,
+    /// The cuDNN version found at run time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cudnn_runtime: Option<Version>,
+    /// A library the loader could not find or a version check named (`libcudnn.so.8`, `cuSOLVER`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library: Option<String>,
+    /// An undefined symbol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// The NVML library version printed by nvidia-smi on a mismatch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvml_library_version: Option<Version>,
+    /// An Xid number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xid: Option<u32>,
+    /// CUDA_VISIBLE_DEVICES as the log shows it being set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cuda_visible_devices: Option<String>,
+    /// Other values the signature's regex captured.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub captured: Vec<(String, String)>,
+}
+
+struct Patterns {
+    sm: Regex,
+    supports: Regex,
+    requested: Regex,
+    total: Regex,
+    free: Regex,
+    process: Regex,
+    found_version: Regex,
+    torch_cudnn_tuple: Regex,
+    torch_cudnn_int: Regex,
+    caffe2_cudnn: Regex,
+    nvml: Regex,
+    visible: Regex,
+    symbol: Regex,
+    gpu_name: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| {
+        let re = |s: &str| Regex::new(s).expect("evidence regexes are constant and tested");
+        Patterns {
+            sm: re(r"capability (?:sm_)?(\d{2,3})[a-z]?\b|capability (\d{1,2})\.(\d)"),
+            supports: re(r"supports CUDA capabilities ((?:(?:sm|compute)_\d+[a-z]? ?)+)"),
+            requested: re(r"Tried to allocate ([\d.]+) ?(GiB|MiB|KiB|GB|MB|bytes)"),
+            total: re(r"([\d.]+) ?(GiB|MiB) total capacity|total capacity of ([\d.]+) ?(GiB|MiB)"),
+            free: re(r"(?:; |of which )([\d.]+) ?(GiB|MiB|KiB|bytes) (?:is )?free"),
+            process: re(r"this process has ([\d.]+) ?(GiB|MiB|KiB|bytes) memory in use"),
+            found_version: re(r"found version (\d{4,5})\b"),
+            torch_cudnn_tuple: re(
+                r"compiled\s+against \((\d+), (\d+), (\d+)\) but found runtime version \((\d+), (\d+), (\d+)\)",
+            ),
+            torch_cudnn_int: re(r"compiled against (\d{4,6}) but (?:linked|found) against (\d{4,6})"),
+            caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
+            nvml: re(r"NVML library version: ([\d.]+)"),
+            visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
+            symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)"),
+            gpu_name: re(
+                r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
+            ),
+        }
+    })
+}
+
+/// cuDNN versions written as integers: 7605 (7.6.5), 8907 (8.9.7), 91900 (9.19.0).
+pub fn cudnn_from_int(n: u64) -> Option<Version> {
+    match n {
+        1000..=9999 => Some(Version::from_parts(&[n / 1000, (n % 1000) / 100, n % 100])),
+        10_000..=999_999 => Some(Version::from_parts(&[n / 10_000, (n % 10_000) / 100, n % 100])),
+        _ => None,
+    }
+}
+
+/// A cuDNN version as TensorFlow or JAX print it: `7.6.5` or `7201`.
+fn cudnn_from_text(s: &str) -> Option<Version> {
+    if s.contains('.') {
+        s.parse().ok()
+    } else {
+        cudnn_from_int(s.parse().ok()?)
+    }
+}
+
+fn mib(value: &str, unit: &str) -> Option<f64> {
+    let v: f64 = value.parse().ok()?;
+    let f = match unit {
+        "GiB" | "GB" => 1024.0,
+        "MiB" | "MB" => 1.0,
+        "KiB" => 1.0 / 1024.0,
+        "bytes" => 1.0 / (1024.0 * 1024.0),
+        _ => return None,
+    };
+    Some(v * f)
+}
+
+/// Reads the evidence of one error from its context (matched line and the lines after it) and the
+/// groups the signature's regex captured.
+pub fn extract(
+    context: &str,
+    key: &str,
+    groups: &[(String, String)],
+    code: Option<u64>,
+    table: &SignatureTable,
+) -> LogEvidence {
+    let p = patterns();
+    let mut ev = LogEvidence::default();
+    if let Some(c) = p.sm.captures(context) {
+        ev.compute_capability = match (c.get(1), c.get(2), c.get(3)) {
+            (Some(sm), _, _) => ComputeCapability::from_sm_number(sm.as_str()),
+            (None, Some(a), Some(b)) => format!("{}.{}", a.as_str(), b.as_str()).parse().ok(),
+            _ => None,
+        };
+    }
+    if let Some(c) = p.supports.captures(context) {
+        ev.supported_archs = c[1].split_whitespace().filter_map(|s| s.parse().ok()).collect();
+        ev.supported_archs.dedup();
+    }
+    for m in p.gpu_name.find_iter(context) {
+        let name = m.as_str().trim();
+        if let Some(family) = table.gpu_capability(name) {
+            ev.gpu_name = Some(name.to_string());
+            if ev.compute_capability.is_none() {
+                ev.compute_capability = Some(family.cc);
+            }
+            break;
+        }
+    }
+    if let Some(c) = p.requested.captures(context) {
+        ev.requested_mib = mib(&c[1], &c[2]);
+    }
+    if let Some(c) = p.total.captures(context) {
+        ev.total_mib = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+            (Some(v), Some(u), _, _) | (_, _, Some(v), Some(u)) => mib(v.as_str(), u.as_str()),
+            _ => None,
+        };
+    }
+    if let Some(c) = p.free.captures(context) {
+        ev.free_mib = mib(&c[1], &c[2]);
+    }
+    if let Some(c) = p.process.captures(context) {
+        ev.process_mib = mib(&c[1], &c[2]);
+    }
+    if let Some(c) = p.found_version.captures(context) {
+        ev.driver_cuda = c[1].parse::<i64>().ok().and_then(CudaVersion::from_int);
+    }
+    if let Some(c) = p.torch_cudnn_tuple.captures(context) {
+        let v = |i: usize, j: usize, k: usize| format!("{}.{}.{}", &c[i], &c[j], &c[k]).parse().ok();
+        ev.cudnn_compiled = v(1, 2, 3);
+        ev.cudnn_runtime = v(4, 5, 6);
+    } else if let Some(c) = p.torch_cudnn_int.captures(context).or_else(|| p.caffe2_cudnn.captures(context)) {
+        ev.cudnn_compiled = c[1].parse().ok().and_then(cudnn_from_int);
+        ev.cudnn_runtime = c[2].parse().ok().and_then(cudnn_from_int);
+    }
+    if let Some(c) = p.nvml.captures(context) {
+        ev.nvml_library_version = c[1].parse().ok();
+    }
+    if let Some(c) = p.visible.captures(context) {
+        ev.cuda_visible_devices = Some(c[1].trim().to_string());
+    }
+    if let Some(c) = p.symbol.captures(context) {
+        ev.symbol = Some(c[1].to_string());
+    }
+    if key.starts_with("lib") || key.starts_with("cu") || key.starts_with("CU") {
+        ev.library = Some(key.to_string());
+    }
+    for (name, value) in groups {
+        match name.as_str() {
+            "xid" => ev.xid = value.parse().ok(),
+            "runtime" => ev.cudnn_runtime = cudnn_from_text(value),
+            "compiled" => ev.cudnn_compiled = cudnn_from_text(value),
+            "found" if key.eq_ignore_ascii_case("cudnn") => {
+                ev.cudnn_runtime = value.parse().ok().and_then(cudnn_from_int);
+            }
+            "built" if key.eq_ignore_ascii_case("cudnn") => {
+                ev.cudnn_compiled = value.parse().ok().and_then(cudnn_from_int);
+            }
+            _ => {}
+        }
+        ev.captured.push((name.clone(), value.clone()));
+    }
+    if ev.xid.is_none() && context.contains("fallen off the bus") {
+        ev.xid = Some(79);
+    }
+    if let Some(code) = code {
+        ev.captured.push(("code".into(), code.to_string()));
+    }
+    ev
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::table;
+
+    fn ev(text: &str) -> LogEvidence {
+        extract(text, "", &[], None, table())
+    }
+
+    #[test]
+    fn pytorch_oom_figures_are_read_in_both_message_forms() {
+        let old = ev("RuntimeError: CUDA out of memory. Tried to allocate 1.65 GiB (GPU 1; 7.79 GiB total capacity; 3.53 GiB already allocated; 1.40 GiB free; 5.28 GiB reserved in total by PyTorch)");
+        assert_eq!(old.requested_mib, Some(1.65 * 1024.0));
+        assert_eq!(old.total_mib, Some(7.79 * 1024.0));
+        assert_eq!(old.free_mib, Some(1.40 * 1024.0));
+        let new = ev("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 186.27 GiB. GPU 0 has a total capacity of 139.80 GiB of which 139.29 GiB is free. Including non-PyTorch memory, this process has 518.00 MiB memory in use.");
+        assert_eq!(new.total_mib, Some(139.80 * 1024.0));
+        assert_eq!(new.free_mib, Some(139.29 * 1024.0));
+        assert_eq!(new.process_mib, Some(518.0));
+    }
+
+    #[test]
+    fn gpu_capabilities_come_from_sm_names_or_product_names() {
+        let e = ev("NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.");
+        assert_eq!(e.compute_capability, Some(ComputeCapability::new(12, 0)));
+        assert_eq!(e.supported_archs.len(), 7);
+        assert_eq!(e.gpu_name.as_deref(), Some("NVIDIA GeForce RTX 5070 Ti"));
+        let e = ev("Device 0: GeForce RTX 3090 failed");
+        assert_eq!(e.compute_capability, Some(ComputeCapability::new(8, 6)));
+    }
+
+    #[test]
+    fn versions_in_messages_are_decoded() {
+        assert_eq!(ev("too old (found version 11040)").driver_cuda, Some(CudaVersion::new(11, 4)));
+        let e = ev("cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0) but found runtime version (9, 14, 0).");
+        assert_eq!(e.cudnn_compiled.unwrap().to_string(), "9.19.0");
+        assert_eq!(e.cudnn_runtime.unwrap().to_string(), "9.14.0");
+        let e = ev(
+            "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600",
+        );
+        assert_eq!(e.cudnn_compiled.unwrap().to_string(), "7.1.2");
+        assert_eq!(e.cudnn_runtime.unwrap().to_string(), "7.6.0");
+        assert_eq!(cudnn_from_int(91900).unwrap().to_string(), "9.19.0");
+        assert_eq!(cudnn_from_int(12), None);
+        assert_eq!(ev("NVML library version: 550.144").nvml_library_version.unwrap().to_string(), "550.144");
+    }
+}

@@ -1,0 +1,647 @@
+//! `cudoctor explain`: from an error message or a whole log to the likely cause on this machine.
+//!
+//! The knowledge is data: `data/signatures.toml` holds every known error signature (literal
+//! strings for a fast prefilter, a regex for extraction, what the message means, and candidate
+//! causes with a root-cause [`Category`], a prior weight, the fix and a public source). This
+//! module owns the table ([`signatures`], [`match_text`]), the one-pass log scanner
+//! ([`scan`]), the evidence read from the log ([`evidence`]), the ranking rules that weigh causes
+//! by the facts of a [`Report`] ([`rank`]), and rendering ([`render`]).
+//!
+//! The same table serves `cudoctor kb error …`: call [`match_text`] with the user's text (or
+//! [`find_signature`] with an id or status name) and print the returned [`Signature`]s.
+
+pub mod command;
+pub mod evidence;
+pub mod rank;
+pub mod render;
+pub mod scan;
+
+use crate::report::Report;
+use crate::version::{ComputeCapability, CudaVersion, Version};
+use aho_corasick::{AhoCorasick, MatchKind};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::sync::OnceLock;
+
+pub use evidence::LogEvidence;
+pub use rank::RankedCause;
+pub use scan::{scan, Occurrence, ScanOptions, ScanResult};
+
+/// The root-cause vocabulary every cause is tagged with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// Not enough GPU (or host) memory.
+    Oom,
+    /// The NVIDIA driver is older than the CUDA the software needs.
+    DriverTooOld,
+    /// Two CUDA runtimes/library sets of different versions meet (framework vs toolkit, 11 vs 12).
+    CudaRuntimeMismatch,
+    /// The cuDNN loaded differs from the one expected.
+    CudnnVersionMismatch,
+    /// cuDNN is not installed.
+    CudnnMissing,
+    /// The build has no support for this GPU architecture.
+    ArchUnsupported,
+    /// A shared library is not found by the loader.
+    LibraryNotFound,
+    /// The NVIDIA kernel driver is not loaded/installed.
+    DriverNotLoaded,
+    /// Kernel module and user-space driver libraries of different versions.
+    DriverLibraryMismatch,
+    /// The framework was built without CUDA.
+    CpuOnlyBuild,
+    /// An environment variable (CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH, CUDA_HOME…) is wrong.
+    EnvVarMisconfig,
+    /// Permissions on device nodes or a broken cache.
+    PermissionOrCache,
+    /// The GPU or interconnect hardware fails.
+    HardwareFault,
+    /// A bug in the user's program.
+    UserCodeBug,
+    /// Determinism settings or non-deterministic behaviour.
+    Nondeterminism,
+    /// The container runtime does not give the container the GPU properly.
+    ContainerRuntime,
+    /// Anything else.
+    Other,
+}
+
+impl Category {
+    /// Every category, in vocabulary order.
+    pub const ALL: [Category; 17] = [
+        Category::Oom,
+        Category::DriverTooOld,
+        Category::CudaRuntimeMismatch,
+        Category::CudnnVersionMismatch,
+        Category::CudnnMissing,
+        Category::ArchUnsupported,
+        Category::LibraryNotFound,
+        Category::DriverNotLoaded,
+        Category::DriverLibraryMismatch,
+        Category::CpuOnlyBuild,
+        Category::EnvVarMisconfig,
+        Category::PermissionOrCache,
+        Category::HardwareFault,
+        Category::UserCodeBug,
+        Category::Nondeterminism,
+        Category::ContainerRuntime,
+        Category::Other,
+    ];
+
+    /// The category's name as written in data and JSON (`cudnn_version_mismatch`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Category::Oom => "oom",
+            Category::DriverTooOld => "driver_too_old",
+            Category::CudaRuntimeMismatch => "cuda_runtime_mismatch",
+            Category::CudnnVersionMismatch => "cudnn_version_mismatch",
+            Category::CudnnMissing => "cudnn_missing",
+            Category::ArchUnsupported => "arch_unsupported",
+            Category::LibraryNotFound => "library_not_found",
+            Category::DriverNotLoaded => "driver_not_loaded",
+            Category::DriverLibraryMismatch => "driver_library_mismatch",
+            Category::CpuOnlyBuild => "cpu_only_build",
+            Category::EnvVarMisconfig => "env_var_misconfig",
+            Category::PermissionOrCache => "permission_or_cache",
+            Category::HardwareFault => "hardware_fault",
+            Category::UserCodeBug => "user_code_bug",
+            Category::Nondeterminism => "nondeterminism",
+            Category::ContainerRuntime => "container_runtime",
+            Category::Other => "other",
+        }
+    }
+
+    /// Parses a category name.
+    pub fn from_name(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A candidate cause of a signature.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cause {
+    /// Root-cause category.
+    pub category: Category,
+    /// Prior weight (relative to the signature's other causes).
+    pub weight: f64,
+    /// Why this cause produces the message.
+    pub why: String,
+    /// What to do.
+    pub fix: String,
+}
+
+/// A known error message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Signature {
+    /// Stable id (`cudnn-internal-error`).
+    pub id: String,
+    /// One line for people.
+    pub title: String,
+    /// Exact strings; a line is a candidate when it holds one.
+    pub literals: Vec<String>,
+    /// Regex that must also match; its named groups become evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    /// Wins over lower priorities on the same line.
+    #[serde(default)]
+    pub priority: i32,
+    /// Numeric values of this status, `family:number`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub codes: Vec<String>,
+    /// Families in which a captured `code` is looked up.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub redirect: Vec<String>,
+    /// What the message says.
+    pub meaning: String,
+    /// Public source of the signature and its causes.
+    pub source: String,
+    /// A warning that often accompanies the real error rather than being it (TensorFlow's
+    /// "Could not load dynamic library"): listed after the errors.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warning: bool,
+    /// A message that introduces details printed on the next lines (JAX's "Unable to initialize
+    /// backend 'cuda'"): a known error within the next few lines is listed before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wrapper: bool,
+    /// Candidate causes.
+    pub causes: Vec<Cause>,
+}
+
+/// A GPU product-name pattern and its compute capability.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct GpuFamily {
+    /// Text found in product names (`RTX 30`).
+    pub pattern: String,
+    /// Its compute capability.
+    pub cc: ComputeCapability,
+}
+
+/// The first CUDA and cuDNN releases that support a compute capability.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ArchSupport {
+    /// Compute capability.
+    pub cc: ComputeCapability,
+    /// First CUDA release with support.
+    pub min_cuda: CudaVersion,
+    /// First cuDNN release with support.
+    pub min_cudnn: Version,
+}
+
+#[derive(Deserialize)]
+struct RawTable {
+    signature: Vec<Signature>,
+    #[serde(default)]
+    gpu: Vec<GpuFamily>,
+    #[serde(default)]
+    arch: Vec<ArchSupport>,
+}
+
+/// Why the signature table could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The TOML did not parse.
+    #[error("signature table: {0}")]
+    Toml(#[from] toml::de::Error),
+    /// A regex did not compile.
+    #[error("signature {id}: bad regex: {source}")]
+    Regex {
+        /// The signature.
+        id: String,
+        /// The regex error.
+        #[source]
+        source: regex::Error,
+    },
+    /// The literal automaton could not be built.
+    #[error("signature table: {0}")]
+    Automaton(#[from] aho_corasick::BuildError),
+    /// A field is invalid.
+    #[error("signature {id}: {message}")]
+    Invalid {
+        /// The signature.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The signature table, compiled for matching.
+pub struct SignatureTable {
+    /// The signatures, in file order.
+    pub signatures: Vec<Signature>,
+    /// GPU name patterns.
+    pub gpus: Vec<GpuFamily>,
+    /// Architecture support.
+    pub arch: Vec<ArchSupport>,
+    /// Leftmost-first automaton over every literal: finds candidate lines fast.
+    pub(crate) fast: AhoCorasick,
+    /// Overlapping automaton over the same literals: all signatures a candidate line may match.
+    all: AhoCorasick,
+    /// Literal index → signatures using it.
+    literal_owners: Vec<Vec<usize>>,
+    regexes: Vec<Option<regex::bytes::Regex>>,
+    codes: HashMap<(String, u64), usize>,
+}
+
+/// One signature matched on one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineMatch {
+    /// Index of the signature explaining the line (after a code redirect).
+    pub signature: usize,
+    /// Index of the signature whose pattern matched (differs after a redirect).
+    pub matched: usize,
+    /// What separates distinct errors of one signature (a library name); empty if nothing.
+    pub key: String,
+    /// The numeric status captured, if any.
+    pub code: Option<u64>,
+    /// The other named groups of the regex.
+    pub groups: Vec<(String, String)>,
+}
+
+impl SignatureTable {
+    /// Builds the table from TOML text.
+    pub fn from_toml(text: &str) -> Result<SignatureTable, TableError> {
+        let raw: RawTable = toml::from_str(text)?;
+        let mut literals: Vec<String> = Vec::new();
+        let mut literal_index: HashMap<String, usize> = HashMap::new();
+        let mut literal_owners: Vec<Vec<usize>> = Vec::new();
+        let mut regexes = Vec::new();
+        let mut codes = HashMap::new();
+        let mut ids = BTreeSet::new();
+        for (i, sig) in raw.signature.iter().enumerate() {
+            let invalid = |message: &str| TableError::Invalid { id: sig.id.clone(), message: message.into() };
+            if !ids.insert(sig.id.clone()) {
+                return Err(invalid("duplicate id"));
+            }
+            if sig.literals.is_empty() || sig.literals.iter().any(|l| l.len() < 3) {
+                return Err(invalid("needs literals of 3 bytes or more"));
+            }
+            if sig.causes.is_empty() || sig.causes.iter().any(|c| !(c.weight > 0.0 && c.weight <= 1.0)) {
+                return Err(invalid("needs causes with weights in (0, 1]"));
+            }
+            for lit in &sig.literals {
+                let idx = *literal_index.entry(lit.clone()).or_insert_with(|| {
+                    literals.push(lit.clone());
+                    literal_owners.push(Vec::new());
+                    literals.len() - 1
+                });
+                literal_owners[idx].push(i);
+            }
+            let re = match &sig.regex {
+                Some(r) => Some(
+                    regex::bytes::RegexBuilder::new(r)
+                        .size_limit(1 << 22)
+                        .build()
+                        .map_err(|source| TableError::Regex { id: sig.id.clone(), source })?,
+                ),
+                None => None,
+            };
+            regexes.push(re);
+            for code in &sig.codes {
+                let (family, n) = code.split_once(':').ok_or_else(|| invalid("code without family"))?;
+                let n: u64 = n.parse().map_err(|_| invalid("code is not a number"))?;
+                codes.entry((family.to_string(), n)).or_insert(i);
+            }
+        }
+        let fast = AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(&literals)?;
+        let all = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&literals)?;
+        Ok(SignatureTable {
+            signatures: raw.signature,
+            gpus: raw.gpu,
+            arch: raw.arch,
+            fast,
+            all,
+            literal_owners,
+            regexes,
+            codes,
+        })
+    }
+
+    /// The signature with this id.
+    pub fn by_id(&self, id: &str) -> Option<&Signature> {
+        self.signatures.iter().find(|s| s.id == id)
+    }
+
+    /// The signature owning a numeric status in a family (`cudnn`, 4).
+    pub fn by_code(&self, family: &str, code: u64) -> Option<usize> {
+        self.codes.get(&(family.to_string(), code)).copied()
+    }
+
+    /// True when the line holds any literal (the fast prefilter).
+    pub fn is_candidate(&self, line: &[u8]) -> bool {
+        self.fast.is_match(line)
+    }
+
+    /// The best signature for one line, if any.
+    pub fn match_line(&self, line: &[u8]) -> Option<LineMatch> {
+        let mut candidates: Vec<usize> = Vec::new();
+        for m in self.all.find_overlapping_iter(line) {
+            for &sig in &self.literal_owners[m.pattern().as_usize()] {
+                if !candidates.contains(&sig) {
+                    candidates.push(sig);
+                }
+            }
+        }
+        if candidates.is_empty() {
+            return None;
+        }
+        // Highest priority first; file order breaks ties.
+        candidates.sort_by_key(|&i| (std::cmp::Reverse(self.signatures[i].priority), i));
+        let mut best = candidates.iter().find_map(|&i| self.try_signature(i, line))?;
+        if best.code.is_none() {
+            // A status named in words may also be given as a number on the same line (Caffe's
+            // "(4 vs. 0)  CUDNN_STATUS_INTERNAL_ERROR"): keep the number when it agrees.
+            let numbered = candidates
+                .iter()
+                .filter(|&&i| i != best.signature && !self.signatures[i].redirect.is_empty())
+                .filter_map(|&i| self.try_signature(i, line))
+                .find(|m| m.signature == best.signature && m.code.is_some());
+            if let Some(m) = numbered {
+                best.code = m.code;
+                best.matched = m.matched;
+            }
+        }
+        Some(best)
+    }
+
+    fn try_signature(&self, i: usize, line: &[u8]) -> Option<LineMatch> {
+        let mut m =
+            LineMatch { signature: i, matched: i, key: String::new(), code: None, groups: Vec::new() };
+        if let Some(re) = &self.regexes[i] {
+            let caps = re.captures(line)?;
+            for name in re.capture_names().flatten() {
+                let Some(value) = caps.name(name) else { continue };
+                let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+                if name.starts_with("key") {
+                    m.key = value;
+                } else if name.starts_with("code") {
+                    m.code = value.parse().ok();
+                } else {
+                    m.groups.push((name.to_string(), value));
+                }
+            }
+        }
+        if let Some(code) = m.code {
+            if let Some(target) = self.signatures[i].redirect.iter().find_map(|f| self.by_code(f, code)) {
+                m.signature = target;
+            }
+        }
+        Some(m)
+    }
+
+    /// The compute capability of a GPU product name (`NVIDIA GeForce RTX 3090` → 8.6).
+    pub fn gpu_capability(&self, name: &str) -> Option<&GpuFamily> {
+        self.gpus.iter().find(|g| contains_at_word_start(name, &g.pattern))
+    }
+
+    /// The first CUDA/cuDNN releases supporting a compute capability.
+    pub fn arch_support(&self, cc: ComputeCapability) -> Option<&ArchSupport> {
+        self.arch.iter().find(|a| a.cc == cc)
+    }
+}
+
+/// True when `needle` occurs in `hay` not preceded by a letter or digit.
+pub(crate) fn contains_at_word_start(hay: &str, needle: &str) -> bool {
+    hay.match_indices(needle)
+        .any(|(i, _)| !hay[..i].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric()))
+}
+
+/// The embedded signature table, parsed once.
+pub fn table() -> &'static SignatureTable {
+    static TABLE: OnceLock<SignatureTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        SignatureTable::from_toml(include_str!("../../data/signatures.toml"))
+            .expect("data/signatures.toml is embedded and checked by tests")
+    })
+}
+
+/// Every known signature, in table order.
+pub fn signatures() -> &'static [Signature] {
+    &table().signatures
+}
+
+/// A signature found in a text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextMatch {
+    /// The signature explaining it.
+    pub signature: &'static Signature,
+    /// 1-based line of the first occurrence.
+    pub line: u64,
+    /// The text of that line.
+    pub text: String,
+    /// The numeric status captured (a cuDNN/CUDA code), if any.
+    pub code: Option<u64>,
+    /// What separates distinct errors of one signature (a library name), if anything.
+    pub key: String,
+}
+
+/// Every distinct known error in `text`, first occurrence first. This is what `kb error` uses.
+pub fn match_text(text: &str) -> Vec<TextMatch> {
+    let result = scan::scan_bytes(text.as_bytes(), table());
+    result
+        .occurrences
+        .into_iter()
+        .map(|o| TextMatch {
+            signature: &table().signatures[o.signature],
+            line: o.first_line,
+            text: o.line,
+            code: o.code,
+            key: o.key,
+        })
+        .collect()
+}
+
+/// A signature by id, or by a status name it matches (`CUDNN_STATUS_INTERNAL_ERROR`).
+pub fn find_signature(query: &str) -> Option<&'static Signature> {
+    let t = table();
+    t.by_id(query).or_else(|| t.match_line(query.as_bytes()).map(|m| &t.signatures[m.signature]))
+}
+
+/// One explained error: where it was, what it means, and its ranked causes.
+#[derive(Debug, Clone, Serialize)]
+pub struct Explanation {
+    /// Signature id.
+    pub signature: String,
+    /// Signature title.
+    pub title: String,
+    /// True for a warning-level signature (listed after the errors).
+    pub warning: bool,
+    /// 1-based line of the first occurrence.
+    pub first_line: u64,
+    /// How many lines matched.
+    pub count: u64,
+    /// The first matching line (cut to a few hundred characters).
+    pub line: String,
+    /// The numeric status, named (`cuDNN status 4 = CUDNN_STATUS_INTERNAL_ERROR (cuDNN 7/8 numbering)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// What the message means.
+    pub meaning: String,
+    /// Evidence read from the log around the error.
+    pub evidence: LogEvidence,
+    /// Causes, most likely first.
+    pub causes: Vec<RankedCause>,
+    /// Public source.
+    pub source: String,
+}
+
+/// The result of `cudoctor explain`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExplainReport {
+    /// Version of this JSON shape.
+    pub schema_version: u32,
+    /// What was read (`stdin`, a path, `argument`).
+    pub input: String,
+    /// Lines read.
+    pub lines: u64,
+    /// Bytes read (after decompression).
+    pub bytes: u64,
+    /// Whether the ranking used a machine's facts, and which (`this machine`, a report path).
+    pub facts: String,
+    /// The errors, first occurrence first.
+    pub errors: Vec<Explanation>,
+}
+
+/// Explains every occurrence of a scan, ranking causes with `report` when given.
+pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation> {
+    let t = table();
+    let seen: BTreeSet<&str> =
+        result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
+    let mut out: Vec<Explanation> = result
+        .occurrences
+        .iter()
+        .map(|o| {
+            let sig = &t.signatures[o.signature];
+            let ev = evidence::extract(&o.context, &o.key, &o.groups, o.code, t);
+            let causes = rank::rank(sig, &ev, report, &seen, t);
+            Explanation {
+                signature: sig.id.clone(),
+                title: sig.title.clone(),
+                warning: sig.warning,
+                first_line: o.first_line,
+                count: o.count,
+                line: o.line.clone(),
+                code: o.code.map(|c| name_code(&t.signatures[o.matched], sig, c)),
+                meaning: sig.meaning.clone(),
+                evidence: ev,
+                causes,
+                source: sig.source.clone(),
+            }
+        })
+        .collect();
+    // A wrapper message is ordered just after a detailed error printed right below it.
+    let lines: Vec<(u64, bool)> =
+        out.iter().map(|e| (e.first_line, t.by_id(&e.signature).is_some_and(|s| s.wrapper))).collect();
+    let sort_line = |e: &Explanation| -> (u64, bool) {
+        let wrapper = t.by_id(&e.signature).is_some_and(|s| s.wrapper);
+        if wrapper {
+            let detail = lines.iter().find(|(l, w)| !w && *l > e.first_line && *l <= e.first_line + 3);
+            if let Some((l, _)) = detail {
+                return (*l, true);
+            }
+        }
+        (e.first_line, false)
+    };
+    out.sort_by_key(|e| (e.warning, sort_line(e)));
+    out
+}
+
+/// Names a numeric status captured by `matched` and resolved to `resolved`.
+fn name_code(matched: &Signature, resolved: &Signature, code: u64) -> String {
+    let family = matched
+        .redirect
+        .iter()
+        .find(|f| resolved.codes.iter().any(|c| c == &format!("{f}:{code}")))
+        .map(String::as_str);
+    let status = resolved.literals.first().map(String::as_str).unwrap_or("");
+    match family {
+        Some("cudnn") => format!("cuDNN status {code} = {status} (cuDNN 7/8 numbering)"),
+        Some("cudnn9") => format!("cuDNN status {code} = {status} (cuDNN 9 numbering)"),
+        Some("cudart") => format!("cudaError_t {code} = {}", resolved.title),
+        Some(other) => format!("{other} status {code} = {}", resolved.title),
+        None if matched.redirect.iter().any(|f| f.starts_with("cudnn")) => {
+            format!("cuDNN status {code} (not a status cudoctor knows)")
+        }
+        None if matched.redirect.iter().any(|f| f == "cudart") => {
+            format!("cudaError_t {code} (not an error cudoctor knows)")
+        }
+        None => format!("status {code}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_table_parses_and_uses_only_the_vocabulary() {
+        let t = table();
+        assert!(t.signatures.len() >= 60);
+        for sig in &t.signatures {
+            assert!(sig.source.starts_with("https://"), "{} has no public source", sig.id);
+            let total: f64 = sig.causes.iter().map(|c| c.weight).sum();
+            assert!((0.5..=1.5).contains(&total), "{} weights sum to {total}", sig.id);
+        }
+        assert!(!t.gpus.is_empty() && !t.arch.is_empty());
+    }
+
+    #[test]
+    fn category_names_round_trip() {
+        for c in Category::ALL {
+            assert_eq!(Category::from_name(c.name()), Some(c));
+            assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));
+        }
+    }
+
+    #[test]
+    fn a_caffe_check_with_only_a_number_is_named_through_the_cudnn_codes() {
+        let line = b"F0521 cudnn_conv_layer.cpp:53] Check failed: status == CUDNN_STATUS_SUCCESS (3 vs. 0)";
+        let m = table().match_line(line).unwrap();
+        assert_eq!(table().signatures[m.signature].id, "cudnn-bad-param");
+        assert_eq!(m.code, Some(3));
+        let m = table().match_line(b"Check failed: status == CUDNN_STATUS_SUCCESS (4000 vs. 0)").unwrap();
+        assert_eq!(table().signatures[m.signature].id, "cudnn-internal-error");
+    }
+
+    #[test]
+    fn the_most_specific_signature_wins_on_a_line() {
+        let m = table()
+            .match_line(
+                b"ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory",
+            )
+            .unwrap();
+        assert_eq!(table().signatures[m.signature].id, "loader-libcudnn-missing");
+        assert_eq!(m.key, "libcudnn.so.8");
+        let m = table()
+            .match_line(
+                b"OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+            )
+            .unwrap();
+        assert_eq!(table().signatures[m.signature].id, "loader-cuda-lib-missing");
+        assert_eq!(m.key, "libcudart.so.11.0");
+    }
+
+    #[test]
+    fn gpu_names_map_to_capabilities_at_word_starts() {
+        let t = table();
+        assert_eq!(t.gpu_capability("NVIDIA GeForce RTX 3090").unwrap().cc, ComputeCapability::new(8, 6));
+        assert_eq!(t.gpu_capability("NVIDIA A100-SXM4-80GB").unwrap().cc, ComputeCapability::new(8, 0));
+        assert_eq!(t.gpu_capability("NVIDIA GeForce RTX 5090 D").unwrap().cc, ComputeCapability::new(12, 0));
+        assert_eq!(t.gpu_capability("NVIDIA GB200").unwrap().cc, ComputeCapability::new(10, 0));
+        assert!(t.gpu_capability("SSL4 thing").is_none());
+    }
+
+    #[test]
+    fn find_signature_accepts_ids_and_status_names() {
+        assert_eq!(find_signature("CUDNN_STATUS_INTERNAL_ERROR").unwrap().id, "cudnn-internal-error");
+        assert_eq!(find_signature("torch-cuda-oom").unwrap().id, "torch-cuda-oom");
+        assert!(find_signature("nothing known here").is_none());
+    }
+}

@@ -1,0 +1,894 @@
+//! Ranking: each rule is a pure function of (the matched signature, the evidence in the log, the
+//! machine's [`Report`] when there is one) that returns weight adjustments for cause categories,
+//! each with the fact that justifies it. A cause's score is its prior weight times the factors of
+//! every adjustment to its category, normalised over the signature's causes. Without a report
+//! (`--no-check`) only the log's own evidence moves the priors.
+
+use super::{Category, LogEvidence, Signature, SignatureTable};
+use crate::report::{Container, Framework, FrameworkKind, LibraryKind, Report};
+use crate::version::{ComputeCapability, Version};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// A cause with its score and the facts that moved it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankedCause {
+    /// Root-cause category.
+    pub category: Category,
+    /// Share of the likelihood among the signature's causes, 0 to 1.
+    pub score: f64,
+    /// Why this cause produces the message.
+    pub why: String,
+    /// What to do.
+    pub fix: String,
+    /// Facts of this machine or of the log that raised or lowered it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<String>,
+}
+
+/// A rule's verdict on one category.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Adjustment {
+    /// The category it concerns.
+    pub category: Category,
+    /// Multiplier on the prior (above 1 raises, below 1 lowers).
+    pub factor: f64,
+    /// The fact, in words.
+    pub fact: String,
+}
+
+fn adj(category: Category, factor: f64, fact: impl Into<String>) -> Adjustment {
+    Adjustment { category, factor, fact: fact.into() }
+}
+
+/// Everything a rule may look at.
+pub struct RuleInput<'a> {
+    /// The matched signature.
+    pub signature: &'a Signature,
+    /// What the log says around the error.
+    pub evidence: &'a LogEvidence,
+    /// The machine's facts, if ranking with them.
+    pub report: Option<&'a Report>,
+    /// Ids of every signature seen anywhere in the same log.
+    pub seen: &'a BTreeSet<&'a str>,
+    /// The signature table (GPU names, architecture support).
+    pub table: &'a SignatureTable,
+}
+
+/// A ranking rule.
+pub type Rule = fn(&RuleInput<'_>) -> Vec<Adjustment>;
+
+/// Every rule, in the order their facts are listed.
+pub const RULES: &[Rule] = &[
+    memory_in_use,
+    oom_elsewhere_in_log,
+    oom_message_figures,
+    cudnn_installs,
+    cudnn_versions_in_log,
+    arch_support,
+    arch_list_in_log,
+    driver_cuda_version,
+    driver_module_vs_libraries,
+    driver_loaded,
+    cpu_only_builds,
+    gpu_visibility,
+    containers,
+    missing_library,
+    symbol_origin,
+    unversioned_library_name,
+];
+
+/// Ranks the causes of `signature` for this error.
+pub fn rank(
+    signature: &Signature,
+    evidence: &LogEvidence,
+    report: Option<&Report>,
+    seen: &BTreeSet<&str>,
+    table: &SignatureTable,
+) -> Vec<RankedCause> {
+    let input = RuleInput { signature, evidence, report, seen, table };
+    let adjustments: Vec<Adjustment> = RULES.iter().flat_map(|rule| rule(&input)).collect();
+    let mut ranked: Vec<RankedCause> = signature
+        .causes
+        .iter()
+        .map(|c| {
+            let mine = adjustments.iter().filter(|a| a.category == c.category);
+            let factor: f64 = mine.clone().map(|a| a.factor.clamp(0.05, 20.0)).product();
+            RankedCause {
+                category: c.category,
+                score: c.weight * factor,
+                why: c.why.clone(),
+                fix: c.fix.clone(),
+                facts: mine.map(|a| a.fact.clone()).collect(),
+            }
+        })
+        .collect();
+    let total: f64 = ranked.iter().map(|c| c.score).sum();
+    if total > 0.0 {
+        for c in &mut ranked {
+            c.score /= total;
+        }
+    }
+    // Stable: ties keep the signature's order.
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+    ranked
+}
+
+fn has(input: &RuleInput<'_>, category: Category) -> bool {
+    input.signature.causes.iter().any(|c| c.category == category)
+}
+
+fn gib(mib: f64) -> String {
+    if mib >= 1024.0 {
+        format!("{:.1} GiB", mib / 1024.0)
+    } else {
+        format!("{mib:.0} MiB")
+    }
+}
+
+/// GPU memory already in use on this machine (other processes holding it).
+pub fn memory_in_use(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(report) = input.report else { return vec![] };
+    if !has(input, Category::Oom) {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for gpu in report.gpus.devices.iter().filter(|g| g.visible) {
+        let (Some(used), Some(total)) = (gpu.memory_used_mib, gpu.memory_total_mib) else { continue };
+        if total == 0 {
+            continue;
+        }
+        let frac = used as f64 / total as f64;
+        let name = gpu.name.as_deref().unwrap_or("GPU");
+        let holders: Vec<String> = gpu
+            .processes
+            .iter()
+            .map(|p| {
+                let who = p.name.as_deref().unwrap_or("process");
+                match p.used_mib {
+                    Some(m) => format!("{who} (pid {}) {}", p.pid, gib(m as f64)),
+                    None => format!("{who} (pid {})", p.pid),
+                }
+            })
+            .collect();
+        let by = if holders.is_empty() { String::new() } else { format!(", held by {}", holders.join(", ")) };
+        if frac >= 0.8 {
+            out.push(adj(
+                Category::Oom,
+                5.0,
+                format!(
+                    "GPU {} ({name}) has {} of {} in use now{by}",
+                    gpu.index,
+                    gib(used as f64),
+                    gib(total as f64)
+                ),
+            ));
+        } else if frac <= 0.3 {
+            out.push(adj(
+                Category::Oom,
+                0.6,
+                format!(
+                    "GPU {} ({name}) has {} of {} free now",
+                    gpu.index,
+                    gib((total - used) as f64),
+                    gib(total as f64)
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Another error of the same log says memory ran out.
+pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const OOM: [&str; 5] = [
+        "torch-cuda-oom",
+        "cuda-out-of-memory-runtime",
+        "tf-oom",
+        "cudnn-alloc-failed",
+        "cublas-alloc-failed",
+    ];
+    if OOM.contains(&input.signature.id.as_str()) || !has(input, Category::Oom) {
+        return vec![];
+    }
+    match OOM.iter().find(|id| input.seen.contains(*id)) {
+        Some(id) => {
+            vec![adj(Category::Oom, 4.0, format!("the same log also reports running out of memory ({id})"))]
+        }
+        None => vec![],
+    }
+}
+
+/// The figures of an out-of-memory message.
+pub fn oom_message_figures(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let ev = input.evidence;
+    let (Some(req), Some(total)) = (ev.requested_mib, ev.total_mib) else { return vec![] };
+    let mut out = Vec::new();
+    if req > total {
+        out.push(adj(
+            Category::Oom,
+            1.5,
+            format!("it asked for {} on a GPU of {} in total", gib(req), gib(total)),
+        ));
+        out.push(adj(
+            Category::UserCodeBug,
+            2.0,
+            "a single allocation larger than the whole GPU points at a shape or batch-size mistake",
+        ));
+    } else if let Some(free) = ev.free_mib {
+        if free >= req {
+            out.push(adj(
+                Category::Other,
+                3.0,
+                format!(
+                    "{} was free for a request of {}: the free memory is fragmented",
+                    gib(free),
+                    gib(req)
+                ),
+            ));
+        } else {
+            out.push(adj(
+                Category::Oom,
+                1.5,
+                format!("only {} was free for a request of {}", gib(free), gib(req)),
+            ));
+        }
+    }
+    out
+}
+
+fn framework_cudnn(report: &Report) -> Vec<(&Framework, &Version)> {
+    report.frameworks.iter().filter_map(|f| f.cudnn.as_ref().map(|c| (f, &c.value))).collect()
+}
+
+fn same_minor(a: &Version, b: &Version) -> bool {
+    a.major() == b.major() && a.minor() == b.minor()
+}
+
+/// cuDNN installs on this machine against each other and against the frameworks' builds.
+pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(report) = input.report else { return vec![] };
+    let mut out = Vec::new();
+    let installs: Vec<(&str, &Version)> = report
+        .cudnn
+        .iter()
+        .filter_map(|c| c.version.as_ref().map(|v| (c.lib_dir.as_str(), &v.value)))
+        .collect();
+    if installs.is_empty() {
+        if !report.frameworks.is_empty() || !report.libraries.is_empty() {
+            out.push(adj(Category::CudnnMissing, 3.0, "no cuDNN install was found on this machine"));
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                0.5,
+                "no cuDNN install was found, so none can mismatch",
+            ));
+        }
+        return out;
+    }
+    out.push(adj(
+        Category::CudnnMissing,
+        0.3,
+        format!("cuDNN {} is installed at {}", installs[0].1, installs[0].0),
+    ));
+    let mut mismatched = false;
+    for (fw, built) in framework_cudnn(report) {
+        for (dir, v) in installs.iter().filter(|(_, v)| !same_minor(v, built)) {
+            mismatched = true;
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                4.0,
+                format!(
+                    "{} {} was built with cuDNN {built}, and cuDNN {v} is also installed at {dir}",
+                    fw.kind.name(),
+                    fw.version.value
+                ),
+            ));
+        }
+    }
+    let distinct: BTreeSet<String> = installs.iter().map(|(_, v)| v.truncated(2).to_string()).collect();
+    if !mismatched && distinct.len() > 1 {
+        mismatched = true;
+        let list: Vec<String> = installs.iter().map(|(d, v)| format!("{v} at {d}")).collect();
+        out.push(adj(
+            Category::CudnnVersionMismatch,
+            3.0,
+            format!("{} cuDNN installs of different versions: {}", installs.len(), list.join("; ")),
+        ));
+    }
+    if mismatched {
+        if let Some(ld) = report.environment.iter().find(|e| e.name == "LD_LIBRARY_PATH") {
+            for (dir, v) in &installs {
+                if ld.value.split(':').any(|p| p.trim_end_matches('/') == dir.trim_end_matches('/')) {
+                    out.push(adj(
+                        Category::EnvVarMisconfig,
+                        3.0,
+                        format!("LD_LIBRARY_PATH contains {dir}, where cuDNN {v} lives"),
+                    ));
+                }
+            }
+        }
+    } else if installs.len() == 1 {
+        out.push(adj(
+            Category::CudnnVersionMismatch,
+            0.4,
+            format!(
+                "only one cuDNN is installed ({} at {}), matching the frameworks' builds",
+                installs[0].1, installs[0].0
+            ),
+        ));
+    }
+    out
+}
+
+/// The log names the cuDNN it was built with and the one it found.
+pub fn cudnn_versions_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let ev = input.evidence;
+    match (&ev.cudnn_compiled, &ev.cudnn_runtime) {
+        (Some(c), Some(r)) if c != r => vec![adj(
+            Category::CudnnVersionMismatch,
+            2.0,
+            format!("the log says it was built with cuDNN {c} and loaded cuDNN {r}"),
+        )],
+        _ => vec![],
+    }
+}
+
+struct GpuArch {
+    name: String,
+    cc: ComputeCapability,
+}
+
+fn gpu_archs(input: &RuleInput<'_>) -> Vec<GpuArch> {
+    let mut out = Vec::new();
+    if let Some(report) = input.report {
+        for g in report.gpus.devices.iter().filter(|g| g.visible) {
+            let name = g.name.clone().unwrap_or_else(|| format!("GPU {}", g.index));
+            let cc = g.compute_capability.or_else(|| input.table.gpu_capability(&name).map(|f| f.cc));
+            if let Some(cc) = cc {
+                out.push(GpuArch { name, cc });
+            }
+        }
+    }
+    if out.is_empty() {
+        if let Some(cc) = input.evidence.compute_capability {
+            let name = input.evidence.gpu_name.clone().unwrap_or_else(|| "the GPU in the log".into());
+            out.push(GpuArch { name, cc });
+        }
+    }
+    out
+}
+
+/// CUDA and cuDNN on this machine against the first releases supporting its GPUs.
+pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(report) = input.report else { return vec![] };
+    if !has(input, Category::ArchUnsupported) {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    let mut all_new_enough = true;
+    let mut checked = false;
+    for gpu in gpu_archs(input) {
+        let Some(support) = input.table.arch_support(gpu.cc) else { continue };
+        let cudnns = report
+            .cudnn
+            .iter()
+            .filter_map(|c| c.version.as_ref().map(|v| (format!("at {}", c.lib_dir), &v.value)))
+            .chain(
+                framework_cudnn(report)
+                    .into_iter()
+                    .map(|(f, v)| (format!("in {}'s build", f.kind.name()), v)),
+            );
+        for (place, v) in cudnns {
+            checked = true;
+            if *v < support.min_cudnn {
+                all_new_enough = false;
+                out.push(adj(
+                    Category::ArchUnsupported,
+                    5.0,
+                    format!(
+                        "{} (compute capability {}) needs cuDNN {} or newer; cuDNN {v} is {place}",
+                        gpu.name, gpu.cc, support.min_cudnn
+                    ),
+                ));
+            }
+        }
+        for fw in &report.frameworks {
+            let Some(cuda) = &fw.cuda else { continue };
+            checked = true;
+            if cuda.value < support.min_cuda {
+                all_new_enough = false;
+                out.push(adj(
+                    Category::ArchUnsupported,
+                    5.0,
+                    format!(
+                        "{} (compute capability {}) needs CUDA {} or newer; {} {} is built for CUDA {}",
+                        gpu.name,
+                        gpu.cc,
+                        support.min_cuda,
+                        fw.kind.name(),
+                        fw.version.value,
+                        cuda.value
+                    ),
+                ));
+            }
+        }
+        for fw in &report.frameworks {
+            let archs = fw_arch_list(fw);
+            if archs.is_empty() {
+                continue;
+            }
+            checked = true;
+            if !archs.iter().any(|a| a.major == gpu.cc.major && a.minor <= gpu.cc.minor) {
+                all_new_enough = false;
+                let list: Vec<String> = archs.iter().map(ComputeCapability::sm).collect();
+                out.push(adj(
+                    Category::ArchUnsupported,
+                    5.0,
+                    format!(
+                        "{} {} has kernels for {} only, not {} ({})",
+                        fw.kind.name(),
+                        fw.version.value,
+                        list.join(" "),
+                        gpu.cc.sm(),
+                        gpu.name
+                    ),
+                ));
+            }
+        }
+    }
+    if checked && all_new_enough {
+        out.push(adj(
+            Category::ArchUnsupported,
+            0.3,
+            "the installed CUDA and cuDNN releases support this machine's GPUs",
+        ));
+    }
+    out
+}
+
+fn fw_arch_list(fw: &Framework) -> Vec<ComputeCapability> {
+    fw.details
+        .iter()
+        .filter(|(k, _)| k.contains("arch") || k.contains("capabilit"))
+        .flat_map(|(_, v)| v.split(|c: char| c == ',' || c == ';' || c.is_whitespace()))
+        .filter(|s| s.starts_with("sm_"))
+        .filter_map(|s| s.parse().ok())
+        .collect()
+}
+
+/// The build's supported architectures printed in the log.
+pub fn arch_list_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let ev = input.evidence;
+    let Some(cc) = ev.compute_capability else { return vec![] };
+    if ev.supported_archs.is_empty() || ev.supported_archs.contains(&cc) {
+        return vec![];
+    }
+    let list: Vec<String> = ev.supported_archs.iter().map(ComputeCapability::sm).collect();
+    vec![adj(
+        Category::ArchUnsupported,
+        2.0,
+        format!("the build supports {} but the GPU is {}", list.join(" "), cc.sm()),
+    )]
+}
+
+/// The driver's newest CUDA against what the frameworks were built for.
+pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::DriverTooOld) {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    let driver = input
+        .report
+        .and_then(|r| r.driver.cuda_supported.as_ref().map(|f| f.value))
+        .or(input.evidence.driver_cuda);
+    if let Some(found) = input.evidence.driver_cuda {
+        out.push(adj(
+            Category::DriverTooOld,
+            1.5,
+            format!("the driver supports CUDA {found} at most (\"found version\" in the log)"),
+        ));
+    }
+    let (Some(driver), Some(report)) = (driver, input.report) else { return out };
+    for fw in &report.frameworks {
+        let Some(cuda) = &fw.cuda else { continue };
+        if cuda.value.major > driver.major
+            || (cuda.value > driver && cuda.value.major == driver.major && cuda.value.major < 11)
+        {
+            out.push(adj(
+                Category::DriverTooOld,
+                5.0,
+                format!(
+                    "{} {} needs CUDA {}; the driver supports CUDA {driver} at most",
+                    fw.kind.name(),
+                    fw.version.value,
+                    cuda.value
+                ),
+            ));
+        } else if cuda.value > driver {
+            out.push(adj(
+                Category::DriverTooOld,
+                2.0,
+                format!(
+                    "{} {} is built for CUDA {}, newer than the driver's {driver} (minor-version compatibility may not cover everything)",
+                    fw.kind.name(),
+                    fw.version.value,
+                    cuda.value
+                ),
+            ));
+        } else {
+            out.push(adj(
+                Category::DriverTooOld,
+                0.3,
+                format!(
+                    "the driver supports CUDA {driver}, enough for {} {} (CUDA {})",
+                    fw.kind.name(),
+                    fw.version.value,
+                    cuda.value
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Kernel module version against the user-space driver libraries (and the NVML version in the log).
+pub fn driver_module_vs_libraries(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::DriverLibraryMismatch) {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    let Some(module) = &report.driver.kernel_module else { return vec![] };
+    let kv = &module.version.value;
+    let mut out = Vec::new();
+    let mut differing = Vec::new();
+    for lib in report.driver.libraries.iter().filter(|l| !l.forward_compat) {
+        if let Some(v) = &lib.version {
+            if v != kv {
+                differing.push(format!("{} {v} at {}", lib.name, lib.path));
+            }
+        }
+    }
+    if let Some(nvml) = &input.evidence.nvml_library_version {
+        if !kv.version().matches_prefix(nvml) {
+            differing.push(format!("NVML library {nvml} (from the log)"));
+        }
+    }
+    if differing.is_empty() {
+        if !report.driver.libraries.is_empty() {
+            out.push(adj(
+                Category::DriverLibraryMismatch,
+                0.3,
+                format!("the kernel module and the driver libraries are all {kv}"),
+            ));
+        }
+    } else {
+        out.push(adj(
+            Category::DriverLibraryMismatch,
+            6.0,
+            format!("the loaded kernel module is {kv} but {}", differing.join(", ")),
+        ));
+    }
+    out
+}
+
+/// Whether the NVIDIA kernel module is loaded.
+pub fn driver_loaded(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::DriverNotLoaded) {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    match &report.driver.kernel_module {
+        Some(m) => vec![adj(
+            Category::DriverNotLoaded,
+            0.25,
+            format!("the NVIDIA kernel module {} is loaded", m.version.value),
+        )],
+        None if !report.gpus.devices.is_empty() => vec![adj(
+            Category::DriverNotLoaded,
+            4.0,
+            format!(
+                "{} NVIDIA GPU(s) are on the PCI bus but no NVIDIA kernel module is loaded",
+                report.gpus.devices.len()
+            ),
+        )],
+        None => vec![],
+    }
+}
+
+/// CPU-only framework builds.
+pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::CpuOnlyBuild) {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    let mut out = Vec::new();
+    for fw in &report.frameworks {
+        let relevant = matches!(
+            fw.kind,
+            FrameworkKind::Torch | FrameworkKind::Jaxlib | FrameworkKind::Tensorflow | FrameworkKind::Paddle
+        );
+        if !relevant {
+            continue;
+        }
+        let cpu = fw.build.as_deref() == Some("cpu") || fw.cuda.is_none();
+        let jax_plugin =
+            report.frameworks.iter().any(|f| f.kind == FrameworkKind::JaxCudaPlugin && f.env == fw.env);
+        if cpu && !(fw.kind == FrameworkKind::Jaxlib && jax_plugin) {
+            out.push(adj(
+                Category::CpuOnlyBuild,
+                5.0,
+                format!("{} {} in {} is a CPU-only build", fw.kind.name(), fw.version.value, fw.env),
+            ));
+        } else if !cpu {
+            out.push(adj(
+                Category::CpuOnlyBuild,
+                0.2,
+                format!("{} {} is built with CUDA", fw.kind.name(), fw.version.value),
+            ));
+        }
+    }
+    out
+}
+
+/// CUDA_VISIBLE_DEVICES against the GPUs present.
+pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::EnvVarMisconfig) {
+        return vec![];
+    }
+    let from_report = input.report.and_then(|r| r.gpus.cuda_visible_devices.clone());
+    let (value, origin) = match (from_report, &input.evidence.cuda_visible_devices) {
+        (Some(v), _) => (v, "is set to"),
+        (None, Some(v)) => (v.clone(), "is set in the log to"),
+        (None, None) => {
+            return match input.report {
+                Some(r) if !r.gpus.devices.is_empty() => {
+                    vec![adj(
+                        Category::EnvVarMisconfig,
+                        0.7,
+                        "CUDA_VISIBLE_DEVICES is not set: every GPU is visible",
+                    )]
+                }
+                _ => vec![],
+            }
+        }
+    };
+    let count = input.report.map(|r| r.gpus.devices.len());
+    let trimmed = value.trim();
+    if trimmed.is_empty()
+        || trimmed == "-1"
+        || trimmed.eq_ignore_ascii_case("none")
+        || trimmed == "NoDevFiles"
+    {
+        return vec![adj(
+            Category::EnvVarMisconfig,
+            6.0,
+            format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\": no GPU is visible"),
+        )];
+    }
+    if let Some(count) = count {
+        let beyond: Vec<&str> = trimmed
+            .split(',')
+            .map(str::trim)
+            .filter(|s| s.parse::<usize>().is_ok_and(|i| i >= count))
+            .collect();
+        if !beyond.is_empty() {
+            return vec![adj(
+                Category::EnvVarMisconfig,
+                6.0,
+                format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\" but this machine has {count} GPU(s) (indices from 0)"),
+            )];
+        }
+        return vec![adj(
+            Category::EnvVarMisconfig,
+            0.8,
+            format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\", which exists here"),
+        )];
+    }
+    vec![]
+}
+
+/// Whether this runs in a container, and with GPU device nodes.
+pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::ContainerRuntime) {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    let kinds: Vec<Container> =
+        report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect();
+    if kinds.is_empty() {
+        return vec![adj(Category::ContainerRuntime, 0.3, "this is not a container")];
+    }
+    if report.driver.device_nodes.is_empty() {
+        vec![adj(
+            Category::ContainerRuntime,
+            4.0,
+            format!("running in a container ({:?}) with no /dev/nvidia* device nodes", kinds[0])
+                .to_lowercase(),
+        )]
+    } else {
+        vec![adj(
+            Category::ContainerRuntime,
+            1.2,
+            format!("running in a container ({:?})", kinds[0]).to_lowercase(),
+        )]
+    }
+}
+
+fn library_kind(file: &str) -> Option<LibraryKind> {
+    let stem = file.strip_prefix("lib")?.split(".so").next()?;
+    let kind = match stem {
+        s if s.starts_with("cudnn") => LibraryKind::Cudnn,
+        "cudart" => LibraryKind::Cudart,
+        "cublasLt" => LibraryKind::CublasLt,
+        "cublas" => LibraryKind::Cublas,
+        "nccl" => LibraryKind::Nccl,
+        s if s.starts_with("nvrtc") => LibraryKind::Nvrtc,
+        "cufft" => LibraryKind::Cufft,
+        "curand" => LibraryKind::Curand,
+        "cusparse" => LibraryKind::Cusparse,
+        "cusolver" => LibraryKind::Cusolver,
+        "nvJitLink" => LibraryKind::NvJitLink,
+        "cupti" => LibraryKind::Cupti,
+        _ => return None,
+    };
+    Some(kind)
+}
+
+fn so_major(file: &str) -> Option<u64> {
+    file.split(".so.").nth(1)?.split('.').next()?.parse().ok()
+}
+
+/// A library the loader could not find, against the copies on this machine.
+pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(report) = input.report else { return vec![] };
+    let Some(file) = input.evidence.library.as_deref() else { return vec![] };
+    if !file.starts_with("lib") || !file.contains(".so") {
+        return vec![];
+    }
+    let file_name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    let exact: Vec<&str> = report
+        .libraries
+        .iter()
+        .filter(|l| {
+            l.name == file || file_name(&l.path) == file || l.links.iter().any(|k| file_name(k) == file)
+        })
+        .map(|l| l.path.as_str())
+        .collect();
+    if let Some(path) = exact.first() {
+        let dir = path.rsplit_once('/').map_or(*path, |(d, _)| d);
+        return vec![
+            adj(
+                Category::LibraryNotFound,
+                4.0,
+                format!("{file} exists at {dir}, a directory the loader did not search"),
+            ),
+            adj(
+                Category::EnvVarMisconfig,
+                2.0,
+                format!("{dir} is not on the loader path (LD_LIBRARY_PATH or ld.so.conf)"),
+            ),
+            adj(Category::CudnnMissing, 0.2, format!("{file} is installed at {dir}")),
+        ];
+    }
+    let Some(kind) = library_kind(file) else { return vec![] };
+    let wanted = so_major(file);
+    let others: Vec<String> = report
+        .libraries
+        .iter()
+        .filter(|l| l.kind == kind)
+        .map(|l| match &l.version {
+            Some(v) => format!("{} {} at {}", l.name, v.value, l.path),
+            None => format!("{} at {}", l.name, l.path),
+        })
+        .collect();
+    if others.is_empty() {
+        let mut out = vec![adj(
+            Category::LibraryNotFound,
+            1.5,
+            format!("no {} library of any version is on this machine", kind.name()),
+        )];
+        if kind == LibraryKind::Cudnn {
+            out.push(adj(Category::CudnnMissing, 4.0, "no cuDNN library of any version is on this machine"));
+        }
+        return out;
+    }
+    let category = if kind == LibraryKind::Cudnn {
+        Category::CudnnVersionMismatch
+    } else {
+        Category::CudaRuntimeMismatch
+    };
+    let major = wanted.map_or_else(String::new, |m| format!(" (major {m})"));
+    vec![
+        adj(
+            category,
+            4.0,
+            format!("the program wants {file}{major}; this machine has {}", others.join(", ")),
+        ),
+        adj(Category::CudnnMissing, 0.5, format!("{} is installed, in another version", kind.name())),
+        adj(Category::LibraryNotFound, 0.6, format!("no copy named {file} exists here")),
+    ]
+}
+
+/// Which library an undefined symbol belongs to, from its name.
+pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
+    const TORCH_CXX: [&str; 6] = ["_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"];
+    if TORCH_CXX.iter().any(|p| sym.starts_with(p)) {
+        vec![adj(
+            Category::Other,
+            4.0,
+            format!("{sym} is a PyTorch C++ symbol: an extension built against another PyTorch version"),
+        )]
+    } else if sym.starts_with("cudnn") {
+        vec![adj(
+            Category::CudnnVersionMismatch,
+            4.0,
+            format!("{sym} is a cuDNN function missing from the cuDNN that was loaded"),
+        )]
+    } else if ["cublas", "cuda", "cusparse", "cufft", "curand", "cusolver", "nvJitLink", "nvrtc", "nccl"]
+        .iter()
+        .any(|p| sym.starts_with(p))
+    {
+        vec![adj(
+            Category::CudaRuntimeMismatch,
+            3.0,
+            format!("{sym} is a CUDA library function missing from the copy that was loaded"),
+        )]
+    } else {
+        vec![]
+    }
+}
+
+/// A missing `libX.so` without a version is the development link, not the library.
+pub fn unversioned_library_name(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(lib) = input.evidence.library.as_deref() else { return vec![] };
+    if !lib.starts_with("lib") || !lib.ends_with(".so") {
+        return vec![];
+    }
+    vec![adj(
+        Category::LibraryNotFound,
+        2.5,
+        format!("{lib} without a version is the development link that only -dev packages create; the versioned library may well be installed"),
+    )]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::table;
+
+    #[test]
+    fn without_facts_the_priors_decide_and_scores_sum_to_one() {
+        let t = table();
+        let sig = t.by_id("cudnn-internal-error").unwrap();
+        let ranked = rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t);
+        assert_eq!(ranked[0].category, Category::Oom);
+        let total: f64 = ranked.iter().map(|c| c.score).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(ranked.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+
+    #[test]
+    fn an_oom_in_the_same_log_raises_oom_for_other_errors() {
+        let t = table();
+        let sig = t.by_id("torch-no-cudnn-engine").unwrap();
+        let seen: BTreeSet<&str> = ["torch-cuda-oom"].into();
+        let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
+        assert_eq!(ranked[0].category, Category::Oom);
+        assert!(ranked[0].facts[0].contains("torch-cuda-oom"));
+    }
+
+    #[test]
+    fn a_build_arch_list_without_the_gpu_raises_arch_unsupported() {
+        let t = table();
+        let sig = t.by_id("cuda-no-kernel-image").unwrap();
+        let ev = LogEvidence {
+            compute_capability: Some(ComputeCapability::new(12, 0)),
+            supported_archs: vec![ComputeCapability::new(8, 6), ComputeCapability::new(9, 0)],
+            ..LogEvidence::default()
+        };
+        let ranked = rank(sig, &ev, None, &BTreeSet::new(), t);
+        assert_eq!(ranked[0].category, Category::ArchUnsupported);
+        assert!(ranked[0].facts[0].contains("sm_120"));
+    }
+}

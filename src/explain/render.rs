@@ -1,0 +1,105 @@
+//! Rendering of an [`ExplainReport`] as text, Markdown or JSON, into an injected writer.
+
+use super::{ExplainReport, Explanation};
+use std::io::{self, Write};
+
+/// How many causes are shown per error in text and Markdown (JSON has them all).
+const SHOWN_CAUSES: usize = 3;
+
+fn percent(score: f64) -> String {
+    format!("{:.0}%", (score * 100.0).round())
+}
+
+/// Writes the report as pretty JSON.
+pub fn json(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, report)?;
+    writeln!(out)
+}
+
+fn summary(report: &ExplainReport) -> String {
+    let n = report.errors.len();
+    let errors = if n == 1 { "1 known error".to_string() } else { format!("{n} known errors") };
+    format!("{errors} in {} ({} lines); causes ranked with {}", report.input, report.lines, report.facts)
+}
+
+/// Writes the report as text for a terminal.
+pub fn text(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "{}", summary(report))?;
+    if report.errors.is_empty() {
+        writeln!(
+            out,
+            "\nNo known GPU/CUDA error was found. `cudoctor kb error TEXT` searches the signature table."
+        )?;
+        return Ok(());
+    }
+    if report.errors.len() > 1 {
+        writeln!(out, "The first error is usually the cause; later ones are often its consequences.")?;
+    }
+    for (i, e) in report.errors.iter().enumerate() {
+        text_error(i + 1, e, out)?;
+    }
+    Ok(())
+}
+
+fn text_error(n: usize, e: &Explanation, out: &mut dyn Write) -> io::Result<()> {
+    let times = if e.count > 1 { format!(", {} times", e.count) } else { String::new() };
+    let kind = if e.warning { "warning: " } else { "" };
+    writeln!(out, "\n[{n}] {kind}{}  (line {}{times}; {})", e.title, e.first_line, e.signature)?;
+    writeln!(out, "    > {}", e.line.trim())?;
+    if let Some(code) = &e.code {
+        writeln!(out, "    code: {code}")?;
+    }
+    writeln!(out, "    What it means: {}", e.meaning)?;
+    writeln!(out, "    Likely causes:")?;
+    for (i, c) in e.causes.iter().take(SHOWN_CAUSES).enumerate() {
+        writeln!(out, "    {}. {} ({}): {}", i + 1, c.category, percent(c.score), c.why)?;
+        for f in &c.facts {
+            writeln!(out, "       because {f}")?;
+        }
+        writeln!(out, "       fix: {}", c.fix)?;
+    }
+    if e.causes.len() > SHOWN_CAUSES {
+        let rest: Vec<String> = e.causes[SHOWN_CAUSES..]
+            .iter()
+            .map(|c| format!("{} ({})", c.category, percent(c.score)))
+            .collect();
+        writeln!(out, "    Less likely: {}", rest.join(", "))?;
+    }
+    writeln!(out, "    Source: {}", e.source)
+}
+
+/// Writes the report as Markdown, to paste into an issue.
+pub fn markdown(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "## cudoctor explain\n\n{}", summary(report))?;
+    if report.errors.is_empty() {
+        writeln!(out, "\nNo known GPU/CUDA error was found.")?;
+    }
+    for (i, e) in report.errors.iter().enumerate() {
+        let times = if e.count > 1 { format!(", {} times", e.count) } else { String::new() };
+        writeln!(out, "\n### {}. {}\n", i + 1, e.title)?;
+        writeln!(out, "Line {}{times} (`{}`):\n\n```\n{}\n```\n", e.first_line, e.signature, e.line.trim())?;
+        if let Some(code) = &e.code {
+            writeln!(out, "Code: {code}\n")?;
+        }
+        writeln!(out, "{}\n", e.meaning)?;
+        writeln!(out, "| # | Cause | Likelihood | Why | Fix |\n|---|---|---|---|---|")?;
+        for (j, c) in e.causes.iter().take(SHOWN_CAUSES).enumerate() {
+            let why = if c.facts.is_empty() {
+                c.why.clone()
+            } else {
+                format!("{} Here: {}.", c.why, c.facts.join("; "))
+            };
+            writeln!(
+                out,
+                "| {} | `{}` | {} | {} | {} |",
+                j + 1,
+                c.category,
+                percent(c.score),
+                why.replace('|', "\\|"),
+                c.fix.replace('|', "\\|")
+            )?;
+        }
+        writeln!(out, "\nSource: <{}>", e.source)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,335 @@
+//! One pass over a log of any size: an Aho-Corasick prefilter over the signature literals runs on
+//! whole chunks; only lines holding a literal are split out and tried against the regexes. Memory
+//! stays flat: the input is read in fixed-size chunks, and only the distinct errors are kept
+//! (each with its first line, a little context after it, and a count).
+
+use super::{LineMatch, SignatureTable};
+use aho_corasick::Input;
+use std::collections::HashMap;
+use std::io::{self, Read};
+
+/// Bytes read per chunk. A line longer than this is cut in pieces.
+const CHUNK: usize = 8 << 20;
+/// At most this many distinct errors are kept; later new ones are dropped (counts go on).
+const MAX_DISTINCT: usize = 1000;
+/// Lines after a first occurrence kept as context for evidence.
+const CONTEXT_LINES: usize = 3;
+/// Bytes kept of a matched line, and of each context line.
+const LINE_KEEP: usize = 600;
+
+/// How to report progress.
+#[derive(Default)]
+pub struct ScanOptions<'a> {
+    /// Called now and then with the bytes read so far.
+    pub progress: Option<&'a mut dyn FnMut(u64)>,
+}
+
+/// One distinct error of a log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrence {
+    /// Index of the explaining signature.
+    pub signature: usize,
+    /// Index of the signature whose pattern matched.
+    pub matched: usize,
+    /// What separates it from other errors of the signature.
+    pub key: String,
+    /// Numeric status captured.
+    pub code: Option<u64>,
+    /// Other named groups captured on the first line.
+    pub groups: Vec<(String, String)>,
+    /// 1-based line number of the first occurrence.
+    pub first_line: u64,
+    /// Number of lines that matched.
+    pub count: u64,
+    /// The first matching line.
+    pub line: String,
+    /// The first matching line and a few lines after it.
+    pub context: String,
+}
+
+/// Everything found in one input.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScanResult {
+    /// Distinct errors, first occurrence first.
+    pub occurrences: Vec<Occurrence>,
+    /// Lines read.
+    pub lines: u64,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+struct Scanner<'t> {
+    table: &'t SignatureTable,
+    result: ScanResult,
+    index: HashMap<(usize, String), usize>,
+    /// Occurrences still collecting context lines: (occurrence, lines still wanted).
+    pending: Vec<(usize, usize)>,
+    /// Newlines seen before the start of the current chunk.
+    lines_before: u64,
+}
+
+impl<'t> Scanner<'t> {
+    fn new(table: &'t SignatureTable) -> Self {
+        Scanner {
+            table,
+            result: ScanResult::default(),
+            index: HashMap::new(),
+            pending: Vec::new(),
+            lines_before: 0,
+        }
+    }
+
+    /// Processes a chunk made of whole lines (the last one may lack its newline).
+    fn chunk(&mut self, buf: &[u8]) {
+        let mut pos = 0;
+        // Context for errors found at the end of the previous chunk.
+        while !self.pending.is_empty() && pos < buf.len() {
+            let (line, next) = line_at(buf, pos);
+            self.feed_context(line);
+            pos = next;
+        }
+        let mut counted_to = 0;
+        let mut newlines = self.lines_before;
+        while pos < buf.len() {
+            let Some(m) = self.table.fast.find(Input::new(buf).range(pos..)) else { break };
+            let start = memchr::memrchr(b'\n', &buf[..m.start()]).map_or(0, |i| i + 1);
+            let (line, next) = line_at(buf, start);
+            newlines += count_newlines(&buf[counted_to..start]);
+            counted_to = start;
+            if let Some(lm) = self.table.match_line(line) {
+                let n = self.record(lm, line, newlines + 1);
+                // Gather context from the lines that follow, in this chunk.
+                let mut p = next;
+                let mut wanted = if n { CONTEXT_LINES } else { 0 };
+                while wanted > 0 && p < buf.len() {
+                    let (l, nx) = line_at(buf, p);
+                    self.feed_context(l);
+                    p = nx;
+                    wanted -= 1;
+                }
+            }
+            pos = next;
+        }
+        self.lines_before = newlines + count_newlines(&buf[counted_to..]);
+        if buf.last().is_some_and(|&b| b != b'\n') {
+            // The final line of the input had no newline: it still counts as a line.
+            self.lines_before += 1;
+        }
+        self.result.bytes += buf.len() as u64;
+    }
+
+    /// Counts the match; returns true when it starts a new occurrence (which then wants context).
+    fn record(&mut self, m: LineMatch, line: &[u8], line_no: u64) -> bool {
+        let key = (m.signature, m.key.clone());
+        if let Some(&i) = self.index.get(&key) {
+            self.result.occurrences[i].count += 1;
+            return false;
+        }
+        if self.index.len() >= MAX_DISTINCT {
+            return false;
+        }
+        let text = clean_line(line);
+        let occ = Occurrence {
+            signature: m.signature,
+            matched: m.matched,
+            key: m.key,
+            code: m.code,
+            groups: m.groups,
+            first_line: line_no,
+            count: 1,
+            context: text.clone(),
+            line: text,
+        };
+        self.result.occurrences.push(occ);
+        let i = self.result.occurrences.len() - 1;
+        self.index.insert(key, i);
+        self.pending.push((i, CONTEXT_LINES));
+        true
+    }
+
+    fn feed_context(&mut self, line: &[u8]) {
+        let text = clean_line(line);
+        for (occ, wanted) in &mut self.pending {
+            let ctx = &mut self.result.occurrences[*occ].context;
+            ctx.push('\n');
+            ctx.push_str(&text);
+            *wanted -= 1;
+        }
+        self.pending.retain(|(_, w)| *w > 0);
+    }
+}
+
+/// The line starting at `start` (without its newline or carriage return) and where the next begins.
+fn line_at(buf: &[u8], start: usize) -> (&[u8], usize) {
+    let end = memchr::memchr(b'\n', &buf[start..]).map_or(buf.len(), |i| start + i);
+    let line = &buf[start..end];
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    (line, (end + 1).min(buf.len()).max(end))
+}
+
+fn count_newlines(bytes: &[u8]) -> u64 {
+    // Counted in blocks with a byte-wide accumulator: compiles to vector compares.
+    let mut total = 0u64;
+    for block in bytes.chunks(255 * 16) {
+        let mut n = 0u32;
+        for &b in block {
+            n += u32::from(b == b'\n');
+        }
+        total += u64::from(n);
+    }
+    total
+}
+
+/// A line as text: invalid UTF-8 replaced, control characters dropped, cut to [`LINE_KEEP`] bytes.
+fn clean_line(line: &[u8]) -> String {
+    let cut = &line[..line.len().min(LINE_KEEP)];
+    let mut s: String =
+        String::from_utf8_lossy(cut).chars().filter(|c| !c.is_control() || *c == '\t').collect();
+    if line.len() > LINE_KEEP {
+        s.push('…');
+    }
+    s
+}
+
+/// Scans a byte slice held in memory.
+pub fn scan_bytes(bytes: &[u8], table: &SignatureTable) -> ScanResult {
+    let mut s = Scanner::new(table);
+    for piece in split_whole_lines(bytes, CHUNK) {
+        s.chunk(piece);
+    }
+    s.result.lines = s.lines_before;
+    s.result
+}
+
+fn split_whole_lines(bytes: &[u8], max: usize) -> impl Iterator<Item = &[u8]> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let take = if rest.len() <= max {
+            rest.len()
+        } else {
+            memchr::memrchr(b'\n', &rest[..max]).map_or(max, |i| i + 1)
+        };
+        let (a, b) = rest.split_at(take);
+        rest = b;
+        Some(a)
+    })
+}
+
+/// Scans a reader in fixed-size chunks: memory does not grow with the input.
+pub fn scan(
+    mut reader: impl Read,
+    table: &SignatureTable,
+    mut opts: ScanOptions<'_>,
+) -> io::Result<ScanResult> {
+    let mut s = Scanner::new(table);
+    let mut buf = vec![0u8; CHUNK];
+    let mut filled = 0;
+    let mut last_progress = 0u64;
+    loop {
+        let n = match reader.read(&mut buf[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        filled += n;
+        let eof = n == 0;
+        if !eof && filled < buf.len() {
+            continue;
+        }
+        // Process whole lines; keep a partial last line for the next read.
+        let cut = if eof { filled } else { memchr::memrchr(b'\n', &buf[..filled]).map_or(filled, |i| i + 1) };
+        s.chunk(&buf[..cut]);
+        buf.copy_within(cut..filled, 0);
+        filled -= cut;
+        if let Some(p) = opts.progress.as_mut() {
+            if s.result.bytes - last_progress >= 64 << 20 || eof {
+                last_progress = s.result.bytes;
+                p(s.result.bytes);
+            }
+        }
+        if eof {
+            break;
+        }
+    }
+    s.result.lines = s.lines_before;
+    Ok(s.result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::table;
+
+    fn ids(r: &ScanResult) -> Vec<&str> {
+        r.occurrences.iter().map(|o| table().signatures[o.signature].id.as_str()).collect()
+    }
+
+    #[test]
+    fn distinct_errors_are_kept_once_with_first_line_and_count() {
+        let log = "epoch 1 loss 0.3\r\nRuntimeError: CUDA error: device-side assert triggered\r\nok\r\n\
+                   RuntimeError: CUDA error: device-side assert triggered\r\n\
+                   ImportError: libcudnn.so.8: cannot open shared object file\n\
+                   ImportError: libcudnn_ops_infer.so.8: cannot open shared object file\n";
+        let r = scan_bytes(log.as_bytes(), table());
+        assert_eq!(ids(&r), ["cuda-device-assert", "loader-libcudnn-missing", "loader-libcudnn-missing"]);
+        assert_eq!(r.occurrences[0].first_line, 2);
+        assert_eq!(r.occurrences[0].count, 2);
+        assert!(!r.occurrences[0].line.ends_with('\r'));
+        assert_eq!(r.occurrences[1].first_line, 5);
+        assert_eq!(r.lines, 6);
+    }
+
+    #[test]
+    fn chunk_boundaries_do_not_lose_lines_or_line_numbers() {
+        let mut log = Vec::new();
+        for i in 0..20_000 {
+            log.extend_from_slice(
+                format!("step {i} loss 0.123 lr 1e-4 throughput 1234 samples/s\n").as_bytes(),
+            );
+            if i % 5000 == 4999 {
+                log.extend_from_slice(b"RuntimeError: No CUDA GPUs are available\n");
+            }
+        }
+        let expected_first = 5001;
+        // Tiny reads through the streaming path.
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(out.len()).min(4097);
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let r = scan(Trickle(&log), table(), ScanOptions::default()).unwrap();
+        assert_eq!(ids(&r), ["torch-no-cuda-gpus"]);
+        assert_eq!(r.occurrences[0].first_line, expected_first);
+        assert_eq!(r.occurrences[0].count, 4);
+        assert_eq!(r.lines, 20_004);
+        assert_eq!(r.bytes, log.len() as u64);
+        let chunked: Vec<&[u8]> = split_whole_lines(&log, 1000).collect();
+        assert!(chunked.iter().all(|c| c.ends_with(b"\n")));
+    }
+
+    #[test]
+    fn invalid_utf8_and_context_lines_are_tolerated() {
+        let mut log = b"\xff\xfe garbage \x80\n".to_vec();
+        log.extend_from_slice(b"NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n");
+        log.extend_from_slice(b"The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n");
+        let r = scan_bytes(&log, table());
+        assert_eq!(ids(&r), ["torch-arch-not-compatible"]);
+        assert!(r.occurrences[0].context.contains("supports CUDA capabilities sm_50"));
+        assert_eq!(r.occurrences[0].key, "sm_120");
+    }
+
+    #[test]
+    fn nothing_is_found_in_noise() {
+        let log = "Epoch 3/10: 100%|██████| 500/500 [01:02<00:00, 8.01it/s, loss=0.231]\n\
+                   I tensorflow/core: Successfully opened dynamic library libcudart.so.11.0\n\
+                   NCCL INFO Using network IB\n";
+        assert!(scan_bytes(log.as_bytes(), table()).occurrences.is_empty());
+    }
+}

@@ -1,0 +1,164 @@
+//! The same message ranks differently on different machines: causes are weighed by the facts of
+//! a `Report` (built here by hand, as `cudoctor check` would fill it).
+
+use cudoctor::explain::{self, Category, Explanation};
+use cudoctor::report::{
+    CudnnInstall, CudnnLayout, Evidence, Fact, Framework, FrameworkKind, Gpu, GpuProcess, GpuSource, Origin,
+    PackageManager, Report,
+};
+use cudoctor::version::{ComputeCapability, CudaVersion, Version};
+
+const CAFFE_CHECK: &str = "F1217 08:19:28.327307  6021 cudnn_conv_layer.cpp:53] Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)  CUDNN_STATUS_INTERNAL_ERROR";
+
+fn v(s: &str) -> Version {
+    s.parse().unwrap()
+}
+
+fn explain_with(text: &str, report: Option<&Report>) -> Explanation {
+    let result = explain::scan::scan_bytes(text.as_bytes(), explain::table());
+    explain::explain(&result, report).into_iter().next().expect("the message is known")
+}
+
+fn gpu(name: &str, cc: (u32, u32), total: u64, used: u64, processes: Vec<GpuProcess>) -> Gpu {
+    Gpu {
+        index: 0,
+        name: Some(name.into()),
+        compute_capability: Some(ComputeCapability::new(cc.0, cc.1)),
+        memory_total_mib: Some(total),
+        memory_used_mib: Some(used),
+        processes,
+        visible: true,
+        ..Gpu::default()
+    }
+}
+
+fn cudnn(dir: &str, version: &str) -> CudnnInstall {
+    CudnnInstall {
+        lib_dir: dir.into(),
+        version: Some(Fact::new(v(version), Evidence::file(format!("{dir}/libcudnn.so")))),
+        layout: CudnnLayout::Split,
+        libraries: vec!["libcudnn.so.9".into()],
+        header: None,
+        cuda_major: None,
+        origin: Origin::System { manager: PackageManager::Dpkg, package: "libcudnn".into() },
+    }
+}
+
+fn torch(version: &str, cuda: &str, cudnn: &str) -> Framework {
+    Framework {
+        kind: FrameworkKind::Torch,
+        package: "torch".into(),
+        env: "/opt/venv".into(),
+        location: "/opt/venv/lib/python3.12/site-packages/torch".into(),
+        version: Fact::new(v(version), Evidence::file("torch/version.py")),
+        cuda: Some(Fact::new(cuda.parse::<CudaVersion>().unwrap(), Evidence::file("torch/version.py"))),
+        cudnn: Some(Fact::new(v(cudnn), Evidence::file("torch/version.py"))),
+        build: Some(format!("cu{}", cuda.replace('.', ""))),
+        cuda_major: cuda.split('.').next().and_then(|m| m.parse().ok()),
+        details: Default::default(),
+        linkage: None,
+    }
+}
+
+fn machine() -> Report {
+    let mut r = Report::new("/", true);
+    r.gpus.source = GpuSource::Nvml;
+    r
+}
+
+#[test]
+fn without_facts_the_caffe_check_is_named_and_ranked_on_priors() {
+    let e = explain_with(CAFFE_CHECK, None);
+    assert_eq!(e.signature, "cudnn-internal-error");
+    assert_eq!(e.causes[0].category, Category::Oom);
+    assert!(e.causes[0].facts.is_empty());
+}
+
+#[test]
+fn gpu_memory_held_by_another_process_puts_oom_first_with_the_fact() {
+    let mut r = machine();
+    let other =
+        GpuProcess { pid: 4242, name: Some("python".into()), used_mib: Some(22_000), kind: "compute".into() };
+    r.gpus.devices.push(gpu("NVIDIA GeForce RTX 3090", (8, 6), 24_576, 23_100, vec![other]));
+    r.cudnn.push(cudnn("/opt/venv/lib/python3.12/site-packages/nvidia/cudnn/lib", "8.9.2"));
+    r.frameworks.push(torch("2.1.0", "12.1", "8.9.2"));
+    let e = explain_with(CAFFE_CHECK, Some(&r));
+    assert_eq!(e.causes[0].category, Category::Oom);
+    assert!(e.causes[0].facts.iter().any(|f| f.contains("python (pid 4242)")), "{:?}", e.causes[0].facts);
+    assert!(e.causes[0].score > 0.6);
+}
+
+#[test]
+fn two_cudnn_installs_unlike_torchs_put_the_version_mismatch_first() {
+    let mut r = machine();
+    r.gpus.devices.push(gpu("NVIDIA H200", (9, 0), 143_771, 600, vec![]));
+    r.cudnn.push(cudnn("/usr/lib/x86_64-linux-gnu", "9.14.0"));
+    r.cudnn.push(cudnn("/opt/venv/lib/python3.12/site-packages/nvidia/cudnn/lib", "9.19.0"));
+    r.frameworks.push(torch("2.11.0", "13.0", "9.19.0"));
+    r.environment.push(cudoctor::report::EnvVar {
+        name: "LD_LIBRARY_PATH".into(),
+        value: "/usr/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64".into(),
+    });
+    let e = explain_with(CAFFE_CHECK, Some(&r));
+    assert_eq!(e.causes[0].category, Category::CudnnVersionMismatch, "{:#?}", e.causes);
+    assert!(e.causes[0]
+        .facts
+        .iter()
+        .any(|f| f.contains("9.14.0") && f.contains("/usr/lib/x86_64-linux-gnu")));
+    // The free H200 lowered out-of-memory below it.
+    let oom = e.causes.iter().find(|c| c.category == Category::Oom).unwrap();
+    assert!(oom.facts.iter().any(|f| f.contains("free now")));
+}
+
+#[test]
+fn an_ampere_gpu_with_cudnn_7_puts_arch_unsupported_first() {
+    let mut r = machine();
+    r.gpus.devices.push(gpu("NVIDIA GeForce RTX 3090", (8, 6), 24_576, 1_000, vec![]));
+    r.cudnn.push(cudnn("/usr/local/cuda-10.2/lib64", "7.6.5"));
+    let e = explain_with(CAFFE_CHECK, Some(&r));
+    assert_eq!(e.causes[0].category, Category::ArchUnsupported, "{:#?}", e.causes);
+    assert!(e.causes[0].facts[0].contains("needs cuDNN 8.0.4 or newer; cuDNN 7.6.5"));
+}
+
+#[test]
+fn the_driver_decides_between_driver_too_old_and_a_runtime_mismatch() {
+    let msg = "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version";
+    let mut old = machine();
+    old.driver.cuda_supported = Some(Fact::new(CudaVersion::new(11, 4), Evidence::api("cuDriverGetVersion")));
+    old.frameworks.push(torch("2.4.0", "12.4", "9.1.0"));
+    let e = explain_with(msg, Some(&old));
+    assert_eq!(e.causes[0].category, Category::DriverTooOld);
+    assert!(e.causes[0].facts[0].contains("supports CUDA 11.4 at most"));
+
+    let mut new = machine();
+    new.driver.cuda_supported = Some(Fact::new(CudaVersion::new(13, 0), Evidence::api("cuDriverGetVersion")));
+    new.frameworks.push(torch("2.4.0", "12.4", "9.1.0"));
+    new.host.containers.push(Fact::new(cudoctor::report::Container::Docker, Evidence::file("/.dockerenv")));
+    let e = explain_with(msg, Some(&new));
+    assert_ne!(e.causes[0].category, Category::DriverTooOld, "{:#?}", e.causes);
+    assert_eq!(e.causes[0].category, Category::ContainerRuntime);
+}
+
+#[test]
+fn a_missing_library_that_exists_elsewhere_is_a_loader_path_problem() {
+    use cudoctor::report::{CudaLibrary, LibraryKind};
+    let msg = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory";
+    let mut r = machine();
+    r.libraries.push(CudaLibrary {
+        kind: LibraryKind::Cudnn,
+        name: "libcudnn.so.8".into(),
+        path: "/anaconda/envs/py38/lib/libcudnn.so.8.0.4".into(),
+        links: vec!["/anaconda/envs/py38/lib/libcudnn.so.8".into()],
+        version: Some(Fact::new(
+            v("8.0.4"),
+            Evidence::file_name("/anaconda/envs/py38/lib/libcudnn.so.8.0.4"),
+        )),
+        origin: Origin::Unknown,
+        size: 1,
+    });
+    let e = explain_with(msg, Some(&r));
+    assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);
+    assert!(e.causes[0].facts[0].contains("/anaconda/envs/py38/lib"));
+    // Text alone: not installed is the likelier reading.
+    assert_eq!(explain_with(msg, None).causes[0].category, Category::CudnnMissing);
+}
