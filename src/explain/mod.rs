@@ -195,9 +195,17 @@ pub struct ArchSupport {
     pub min_cudnn: Version,
 }
 
+#[derive(Deserialize, Default)]
+struct Prefilter {
+    #[serde(default)]
+    anchors: Vec<String>,
+}
+
 #[derive(Deserialize)]
 struct RawTable {
     signature: Vec<Signature>,
+    #[serde(default)]
+    prefilter: Prefilter,
     #[serde(default)]
     gpu: Vec<GpuFamily>,
     #[serde(default)]
@@ -232,6 +240,38 @@ pub enum TableError {
     },
 }
 
+/// The candidate-line search: Teddy over the anchors when possible, else an automaton.
+pub enum FastSearch {
+    /// SIMD packed searcher (at most 64 patterns, x86-64 with SSSE3 or AArch64 NEON).
+    Packed(aho_corasick::packed::Searcher),
+    /// Automaton fallback.
+    Automaton(AhoCorasick),
+}
+
+impl FastSearch {
+    fn new(anchors: &[String]) -> Result<FastSearch, aho_corasick::BuildError> {
+        if let Some(p) = aho_corasick::packed::Searcher::new(anchors.iter()) {
+            return Ok(FastSearch::Packed(p));
+        }
+        Ok(FastSearch::Automaton(AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(anchors)?))
+    }
+
+    /// Start of the first anchor at or after `from`.
+    pub fn find_from(&self, hay: &[u8], from: usize) -> Option<usize> {
+        match self {
+            FastSearch::Packed(p) => p.find(&hay[from..]).map(|m| from + m.start()),
+            FastSearch::Automaton(a) => {
+                a.find(aho_corasick::Input::new(hay).range(from..)).map(|m| m.start())
+            }
+        }
+    }
+
+    /// True when this uses the SIMD searcher.
+    pub fn is_packed(&self) -> bool {
+        matches!(self, FastSearch::Packed(_))
+    }
+}
+
 /// The signature table, compiled for matching.
 pub struct SignatureTable {
     /// The signatures, in file order.
@@ -240,8 +280,10 @@ pub struct SignatureTable {
     pub gpus: Vec<GpuFamily>,
     /// Architecture support.
     pub arch: Vec<ArchSupport>,
-    /// Leftmost-first automaton over every literal: finds candidate lines fast.
-    pub(crate) fast: AhoCorasick,
+    /// Finds candidate lines fast (anchors every literal contains).
+    pub fast: FastSearch,
+    /// How many anchors the fast search uses.
+    pub anchor_count: usize,
     /// Overlapping automaton over the same literals: all signatures a candidate line may match.
     all: AhoCorasick,
     /// Literal index → signatures using it.
@@ -310,12 +352,23 @@ impl SignatureTable {
                 codes.entry((family.to_string(), n)).or_insert(i);
             }
         }
-        let fast = AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(&literals)?;
+        // The fast pass only needs candidate lines: it looks for a few anchors that every literal
+        // contains, with the SIMD (Teddy) searcher when there are at most 64 of them; candidate
+        // lines are then checked against the full literals.
+        let mut anchors: Vec<String> = raw.prefilter.anchors.clone();
+        for lit in &literals {
+            if !anchors.iter().any(|a| lit.contains(a.as_str())) {
+                anchors.push(lit.clone());
+            }
+        }
+        anchors.retain(|a| !a.is_empty());
+        let fast = FastSearch::new(&anchors)?;
         let all = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&literals)?;
         Ok(SignatureTable {
             signatures: raw.signature,
             gpus: raw.gpu,
             arch: raw.arch,
+            anchor_count: anchors.len(),
             fast,
             all,
             literal_owners,
@@ -334,9 +387,9 @@ impl SignatureTable {
         self.codes.get(&(family.to_string(), code)).copied()
     }
 
-    /// True when the line holds any literal (the fast prefilter).
+    /// True when the line holds an anchor (the fast prefilter).
     pub fn is_candidate(&self, line: &[u8]) -> bool {
-        self.fast.is_match(line)
+        self.fast.find_from(line, 0).is_some()
     }
 
     /// The best signature for one line, if any.
@@ -590,6 +643,21 @@ mod tests {
             assert!((0.5..=1.5).contains(&total), "{} weights sum to {total}", sig.id);
         }
         assert!(!t.gpus.is_empty() && !t.arch.is_empty());
+    }
+
+    #[test]
+    fn every_literal_holds_an_anchor_and_the_simd_search_is_used() {
+        let t = table();
+        assert!(t.anchor_count <= 64, "{} anchors: the SIMD searcher takes at most 64", t.anchor_count);
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("ssse3") {
+            assert!(t.fast.is_packed());
+        }
+        for sig in &t.signatures {
+            for lit in &sig.literals {
+                assert!(t.is_candidate(lit.as_bytes()), "{}: {lit:?} has no anchor", sig.id);
+            }
+        }
     }
 
     #[test]

@@ -4,7 +4,6 @@
 //! (each with its first line, a little context after it, and a count).
 
 use super::{LineMatch, SignatureTable};
-use aho_corasick::Input;
 use std::collections::HashMap;
 use std::io::{self, Read};
 
@@ -91,8 +90,8 @@ impl<'t> Scanner<'t> {
         let mut counted_to = 0;
         let mut newlines = self.lines_before;
         while pos < buf.len() {
-            let Some(m) = self.table.fast.find(Input::new(buf).range(pos..)) else { break };
-            let start = memchr::memrchr(b'\n', &buf[..m.start()]).map_or(0, |i| i + 1);
+            let Some(hit) = self.table.fast.find_from(buf, pos) else { break };
+            let start = memchr::memrchr(b'\n', &buf[..hit]).map_or(0, |i| i + 1);
             let (line, next) = line_at(buf, start);
             newlines += count_newlines(&buf[counted_to..start]);
             counted_to = start;
@@ -168,16 +167,7 @@ fn line_at(buf: &[u8], start: usize) -> (&[u8], usize) {
 }
 
 fn count_newlines(bytes: &[u8]) -> u64 {
-    // Counted in blocks with a byte-wide accumulator: compiles to vector compares.
-    let mut total = 0u64;
-    for block in bytes.chunks(255 * 16) {
-        let mut n = 0u32;
-        for &b in block {
-            n += u32::from(b == b'\n');
-        }
-        total += u64::from(n);
-    }
-    total
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// A line as text: invalid UTF-8 replaced, control characters dropped, cut to [`LINE_KEEP`] bytes.
