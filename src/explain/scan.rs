@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io::{self, Read};
 
 /// Bytes read per chunk. A line longer than this is cut in pieces.
-const CHUNK: usize = 8 << 20;
+const CHUNK: usize = 1 << 20;
 /// At most this many distinct errors are kept; later new ones are dropped (counts go on).
 const MAX_DISTINCT: usize = 1000;
 /// Lines after a first occurrence kept as context for evidence.
@@ -80,18 +80,17 @@ impl<'t> Scanner<'t> {
 
     /// Processes a chunk made of whole lines (the last one may lack its newline).
     fn chunk(&mut self, buf: &[u8]) {
-        let mut pos = 0;
-        // Context for errors found at the end of the previous chunk.
-        while !self.pending.is_empty() && pos < buf.len() {
-            let (line, next) = line_at(buf, pos);
+        // Context for errors found at the end of the previous chunk (these lines are still
+        // searched below: a context line may hold an error of its own).
+        let mut ctx = 0;
+        while !self.pending.is_empty() && ctx < buf.len() {
+            let (line, next) = line_at(buf, ctx);
             self.feed_context(line);
-            pos = next;
+            ctx = next;
         }
         let mut counted_to = 0;
         let mut newlines = self.lines_before;
-        while pos < buf.len() {
-            let Some(hit) = self.table.fast.find_from(buf, pos) else { break };
-            let start = memchr::memrchr(b'\n', &buf[..hit]).map_or(0, |i| i + 1);
+        for start in self.table.fast.candidate_lines(buf) {
             let (line, next) = line_at(buf, start);
             newlines += count_newlines(&buf[counted_to..start]);
             counted_to = start;
@@ -107,7 +106,6 @@ impl<'t> Scanner<'t> {
                     wanted -= 1;
                 }
             }
-            pos = next;
         }
         self.lines_before = newlines + count_newlines(&buf[counted_to..]);
         if buf.last().is_some_and(|&b| b != b'\n') {
@@ -313,6 +311,20 @@ mod tests {
         assert_eq!(ids(&r), ["torch-arch-not-compatible"]);
         assert!(r.occurrences[0].context.contains("supports CUDA capabilities sm_50"));
         assert_eq!(r.occurrences[0].key, "sm_120");
+    }
+
+    #[test]
+    fn an_error_in_the_context_lines_after_a_chunk_boundary_is_still_found() {
+        let mut log = b"RuntimeError: No CUDA GPUs are available\n".to_vec();
+        let cut = log.len();
+        log.extend_from_slice(b"ImportError: libcudnn.so.8: cannot open shared object file\n");
+        let mut s = Scanner::new(table());
+        s.chunk(&log[..cut]);
+        s.chunk(&log[cut..]);
+        let r = s.result;
+        assert_eq!(ids(&r), ["torch-no-cuda-gpus", "loader-libcudnn-missing"]);
+        assert!(r.occurrences[0].context.contains("libcudnn.so.8"));
+        assert_eq!(r.occurrences[1].first_line, 2);
     }
 
     #[test]
