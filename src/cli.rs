@@ -36,6 +36,26 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     Check(CheckArgs),
 
+    /// Show which library files a program or shared library really loads here, and which GPU
+    /// architectures its CUDA kernels were built for.
+    ///
+    /// For every DT_NEEDED library (and what cuDNN and the CUDA runtime dlopen by name) it
+    /// follows glibc's search order: the RPATH of the requesting library and of those that
+    /// loaded it (only when the requester has no RUNPATH), LD_LIBRARY_PATH, the requester's
+    /// RUNPATH, /etc/ld.so.cache, the default directories. Each library is shown with the file
+    /// found and the step that found it, or every place searched. Nothing is loaded.
+    ///
+    /// The .nv_fatbin section is read header by header (no decompression): cubins per sm_XX
+    /// (with `a`/`f` variants), PTX, and whether a GPU of a given capability gets native
+    /// kernels, PTX JIT, or "no kernel image is available".
+    ///
+    /// Examples:
+    ///   cudoctor inspect $(python -c 'import torch,os;print(os.path.dirname(torch.__file__))')/lib/libtorch_cuda.so
+    ///   cudoctor inspect --gpu 8.6 ./libmyop.so
+    ///   LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu cudoctor inspect …/nvidia/cudnn/lib/libcudnn.so.9
+    ///   cudoctor inspect --root /mnt/image --env-file image.env /usr/lib/x86_64-linux-gnu/libcudnn.so.9
+    #[command(verbatim_doc_comment)]
+    Inspect(crate::inspect::InspectArgs),
     /// Explain a CUDA/cuDNN/framework error: a message, a log file (plain or gzip) or standard
     /// input, matched against known error signatures; the candidate causes are ranked with this
     /// machine's facts.
@@ -114,6 +134,7 @@ pub fn parse_env_file(text: &str) -> BTreeMap<String, String> {
 pub fn run_check(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     let sys = system_for(args.root.as_ref(), args.env_file.as_ref(), args.no_live)?;
     let mut report = crate::probe::check(&sys);
+    crate::annotate::annotate(&mut report);
     if args.redact {
         report = crate::render::redact::redact(&report, sys.env("USER").or(sys.env("LOGNAME")));
     }

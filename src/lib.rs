@@ -5,9 +5,13 @@
 //! `DESIGN.md` in the repository for the architecture.
 #![deny(missing_docs)]
 
+pub mod annotate;
+pub mod binary;
 pub mod cli;
 pub mod explain;
+pub mod inspect;
 pub mod kb;
+pub mod loader;
 pub mod probe;
 pub mod render;
 pub mod report;

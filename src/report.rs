@@ -51,6 +51,12 @@ pub enum Evidence {
         /// The variable's name.
         name: String,
     },
+    /// cudoctor's knowledge base (a GPU named from its PCI device id, say): not read from the
+    /// machine, looked up from a fact that was.
+    KnowledgeBase {
+        /// The table and key used (`gpu catalog 0x2335`).
+        lookup: String,
+    },
     /// A package database entry (dpkg, rpm, conda-meta, pip dist-info).
     Package {
         /// The package manager.
@@ -104,6 +110,7 @@ impl Evidence {
             Evidence::Api { call } => format!("{call}()"),
             Evidence::Env { name } => format!("${name}"),
             Evidence::Package { manager, package, .. } => format!("{} package {package}", manager.name()),
+            Evidence::KnowledgeBase { lookup } => format!("knowledge base: {lookup}"),
         }
     }
 }
@@ -306,6 +313,13 @@ pub struct PythonEnv {
     pub evidence: Vec<Evidence>,
     /// True when this is the environment `python` on PATH runs (the first on PATH).
     pub active: bool,
+    /// The base interpreter's directory (`home` of pyvenv.cfg).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home: Option<String>,
+    /// `include-system-site-packages` of pyvenv.cfg: whether the system's site-packages are
+    /// also importable from this venv.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_system_site_packages: Option<bool>,
 }
 
 /// The kinds of Python environment.
@@ -329,8 +343,30 @@ pub struct PackageDb {
     pub manager: PackageManager,
     /// Its machine path.
     pub path: String,
-    /// How many packages it lists.
+    /// How many packages it lists (0 when the database is only detected, see `note`).
     pub packages: usize,
+    /// What could not be read of it (`not parsed: …`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The packages of the GPU stack it lists (CUDA, cuDNN, NCCL, NVIDIA, frameworks).
+    #[serde(default)]
+    pub gpu_packages: Vec<InstalledPackage>,
+}
+
+/// One installed package of the GPU stack, as its database records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstalledPackage {
+    /// The package name (`libcudnn9-cuda-13`, `nvidia-cudnn-cu13`).
+    pub name: String,
+    /// The version as recorded (`9.14.0.64-1`, `2.28.3-1+cuda13.0`).
+    pub version: String,
+    /// The upstream version (epoch and packaging revision removed: `9.14.0.64`), when it parses.
+    pub upstream_version: Option<Version>,
+    /// True when the package is held back from upgrades (dpkg `hold`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub held: bool,
+    /// The database entry.
+    pub evidence: Evidence,
 }
 
 /// The NVIDIA driver.
@@ -701,6 +737,79 @@ pub struct Framework {
     pub build: Option<String>,
     /// Other build facts (`git_version`, `hip`, `cuda_compute_capabilities`).
     pub details: BTreeMap<String, String>,
+    /// The CUDA major it was built for when only the major is known (`cupy-cuda13x`,
+    /// `jax-cuda13-plugin`), or the major of `cuda`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_major: Option<u32>,
+    /// What its main CUDA binary loads on this machine and which GPUs it has kernels for, read
+    /// from the binaries (see `cudoctor inspect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linkage: Option<Linkage>,
+}
+
+/// The CUDA libraries a framework's main binary gets from the dynamic loader here, and its GPU
+/// code.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Linkage {
+    /// The binary examined (`…/torch/lib/libtorch_cuda.so`).
+    pub binary: String,
+    /// Why its ELF facts could not be read (a placeholder, a truncated file).
+    pub binary_error: Option<String>,
+    /// The CUDA runtime soname it links (`libcudart.so.13`).
+    pub cuda_runtime: Option<String>,
+    /// Each CUDA library as the loader resolves it.
+    pub libraries: Vec<LoadedLibrary>,
+    /// Its kernels, from the `.nv_fatbin` section.
+    pub gpu_code: Option<GpuCode>,
+    /// Assumptions made and remarks.
+    pub notes: Vec<String>,
+}
+
+/// One library as the dynamic loader would resolve it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadedLibrary {
+    /// The name asked for (`libcudnn.so.9`).
+    pub name: String,
+    /// The object that asks for it.
+    pub requested_by: String,
+    /// True when it is opened at run time with dlopen (cuDNN's sub-libraries), not DT_NEEDED.
+    pub dlopen: bool,
+    /// The machine path opened, `None` when not found.
+    pub path: Option<String>,
+    /// The real file behind it.
+    pub real_path: Option<String>,
+    /// The search step that found it (`RPATH of libtorch_cuda.so`, `LD_LIBRARY_PATH`).
+    pub found_by: Option<String>,
+    /// Its version.
+    pub version: Option<Version>,
+    /// Where the version was read.
+    pub version_source: Option<String>,
+    /// Why the file found was refused.
+    pub error: Option<String>,
+    /// Every place searched, when not found.
+    pub searched: Vec<String>,
+}
+
+/// The GPU code in a binary's fat binary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GpuCode {
+    /// Cubins per target, in target order (`sm_90` → 444).
+    pub cubins: Vec<ArchCount>,
+    /// PTX targets (`compute_90`).
+    pub ptx: Vec<String>,
+    /// Entries whose payload is compressed.
+    pub compressed: usize,
+    /// What could not be read.
+    pub problems: Vec<String>,
+}
+
+/// A cubin target and how many cubins the binary has for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchCount {
+    /// `sm_90`, `sm_100a`.
+    pub target: String,
+    /// Number of cubins.
+    pub count: usize,
 }
 
 /// An allow-listed environment variable that is set.

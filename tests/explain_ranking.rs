@@ -54,7 +54,9 @@ fn torch(version: &str, cuda: &str, cudnn: &str) -> Framework {
         cuda: Some(Fact::new(cuda.parse::<CudaVersion>().unwrap(), Evidence::file("torch/version.py"))),
         cudnn: Some(Fact::new(v(cudnn), Evidence::file("torch/version.py"))),
         build: Some(format!("cu{}", cuda.replace('.', ""))),
+        cuda_major: cuda.split('.').next().and_then(|m| m.parse().ok()),
         details: Default::default(),
+        linkage: None,
     }
 }
 

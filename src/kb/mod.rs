@@ -2,3 +2,6 @@
 //! with its public source, embedded at build time and parsed once into typed tables.
 //!
 //! Code asks the knowledge base; it never hard-codes a version table.
+
+pub mod codes;
+pub mod gpus;

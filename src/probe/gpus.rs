@@ -14,26 +14,62 @@ use std::path::Path;
 /// The PCI vendor id of NVIDIA.
 pub const NVIDIA_PCI_VENDOR: u16 = 0x10de;
 
-/// Adds the GPU facts of `sys` to `report`.
+/// Adds the GPU facts of `sys` to `report` (see [`collect`] and [`apply`]).
 pub fn probe(sys: &System, report: &mut Report) {
-    let mut from_nvml = false;
+    let found = collect(sys);
+    apply(sys, found, report);
+}
+
+/// What the GPU probe found, before it is put into a report: gathered apart from the report so
+/// that the slow live part (NVML) can run beside the file probes.
+#[derive(Debug, Default)]
+pub struct Collected {
+    source: GpuSource,
+    devices: Vec<Gpu>,
+    nvml_driver: Option<Fact<DriverVersion>>,
+    nvml_cuda: Option<Fact<CudaVersion>>,
+    problems: Vec<(String, String)>,
+}
+
+/// Finds the GPUs: NVML when live, else sysfs.
+pub fn collect(sys: &System) -> Collected {
+    let mut found = Collected::default();
     if sys.is_live() {
-        match nvml_gpus(sys, report) {
+        match nvml_gpus(sys, &mut found) {
             Ok(devices) => {
-                report.gpus.devices = devices;
-                report.gpus.source = GpuSource::Nvml;
-                from_nvml = true;
+                found.devices = devices;
+                found.source = GpuSource::Nvml;
+                return found;
             }
             Err(NvmlUnavailable::LibraryMissing) => {}
-            Err(NvmlUnavailable::Failed(message)) => problem(report, "gpus", Some("NVML"), message),
+            Err(NvmlUnavailable::Failed(message)) => found.problems.push(("NVML".into(), message)),
         }
     }
-    if !from_nvml {
-        let devices = sysfs_gpus(sys);
-        if !devices.is_empty() {
-            report.gpus.source = GpuSource::Sysfs;
-        }
-        report.gpus.devices = devices;
+    let sysfs = collect_sysfs(sys);
+    found.devices = sysfs.devices;
+    found.source = sysfs.source;
+    found
+}
+
+/// Finds the GPUs from sysfs alone (when NVML is absent, failed, or hangs).
+pub fn collect_sysfs(sys: &System) -> Collected {
+    let devices = sysfs_gpus(sys);
+    let source = if devices.is_empty() { GpuSource::None } else { GpuSource::Sysfs };
+    Collected { source, devices, ..Collected::default() }
+}
+
+/// Puts what [`collect`] found into the report and applies the visibility variables.
+pub fn apply(sys: &System, found: Collected, report: &mut Report) {
+    report.gpus.source = found.source;
+    report.gpus.devices = found.devices;
+    if found.nvml_driver.is_some() {
+        report.driver.nvml_version = found.nvml_driver;
+    }
+    if report.driver.cuda_supported.is_none() {
+        report.driver.cuda_supported = found.nvml_cuda;
+    }
+    for (subject, message) in found.problems {
+        problem(report, "gpus", Some(&subject), message);
     }
     apply_visibility(sys, report);
 }
@@ -43,7 +79,7 @@ enum NvmlUnavailable {
     Failed(String),
 }
 
-fn nvml_gpus(sys: &System, report: &mut Report) -> Result<Vec<Gpu>, NvmlUnavailable> {
+fn nvml_gpus(sys: &System, found: &mut Collected) -> Result<Vec<Gpu>, NvmlUnavailable> {
     use nvml_wrapper::error::NvmlError;
     use nvml_wrapper::Nvml;
     let nvml = match Nvml::init() {
@@ -53,14 +89,11 @@ fn nvml_gpus(sys: &System, report: &mut Report) -> Result<Vec<Gpu>, NvmlUnavaila
     };
     if let Ok(v) = nvml.sys_driver_version() {
         if let Ok(v) = v.parse::<DriverVersion>() {
-            report.driver.nvml_version = Some(Fact::new(v, Evidence::api("nvmlSystemGetDriverVersion")));
+            found.nvml_driver = Some(Fact::new(v, Evidence::api("nvmlSystemGetDriverVersion")));
         }
     }
-    if report.driver.cuda_supported.is_none() {
-        if let Some(v) = nvml.sys_cuda_driver_version().ok().and_then(|v| CudaVersion::from_int(v.into())) {
-            report.driver.cuda_supported =
-                Some(Fact::new(v, Evidence::api("nvmlSystemGetCudaDriverVersion_v2")));
-        }
+    if let Some(v) = nvml.sys_cuda_driver_version().ok().and_then(|v| CudaVersion::from_int(v.into())) {
+        found.nvml_cuda = Some(Fact::new(v, Evidence::api("nvmlSystemGetCudaDriverVersion_v2")));
     }
     let count =
         nvml.device_count().map_err(|e| NvmlUnavailable::Failed(format!("nvmlDeviceGetCount: {e}")))?;
@@ -69,12 +102,7 @@ fn nvml_gpus(sys: &System, report: &mut Report) -> Result<Vec<Gpu>, NvmlUnavaila
         let device = match nvml.device_by_index(index) {
             Ok(d) => d,
             Err(e) => {
-                problem(
-                    report,
-                    "gpus",
-                    Some(&format!("GPU {index}")),
-                    format!("nvmlDeviceGetHandleByIndex: {e}"),
-                );
+                found.problems.push((format!("GPU {index}"), format!("nvmlDeviceGetHandleByIndex: {e}")));
                 continue;
             }
         };

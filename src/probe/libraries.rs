@@ -1,7 +1,393 @@
-//! Probe: libraries (to be written; see the issue "cudoctor check").
+//! Probe: every copy of the CUDA libraries (cudart, cuBLAS, cuBLASLt, cuDNN and its
+//! sub-libraries, NCCL, NVRTC, cuFFT, cuRAND, cuSPARSE, cuSOLVER, nvJitLink, CUPTI).
+//!
+//! Directories listed (never walked, never read): the toolkits' library directories, the system
+//! directories, the directories of `/etc/ld.so.conf` (its `include` lines followed),
+//! `$LD_LIBRARY_PATH`, the pip wheels' `site-packages/nvidia/*/lib` (the unified
+//! `nvidia/cu13/lib` included) and conda environments' `lib/`. One [`CudaLibrary`] per real file,
+//! links resolved so that a file reached through two directories counts once. Version: the file
+//! name (`libcudart.so.13.0.96`), else the wheel's METADATA or the package that owns the file,
+//! else the major in the name (`libcudnn.so.9`).
 
-use crate::report::Report;
-use crate::system::System;
+use crate::probe::packages::{Package, PackageIndex};
+use crate::probe::problem;
+use crate::probe::toolkits::{self, so_full_version, so_version};
+use crate::report::{
+    CudaLibrary, Evidence, Fact, LibraryKind, Origin, PackageManager, PythonEnvKind, Report,
+};
+use crate::system::{EntryKind, System};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
 
-/// Adds the libraries facts of `sys` to `report`.
-pub fn probe(_sys: &System, _report: &mut Report) {}
+const PROBE: &str = "libraries";
+const SYSTEM_DIRS: [&str; 8] = [
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib/sbsa-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/usr/local/lib",
+    "/lib/x86_64-linux-gnu",
+    "/lib64",
+];
+/// How deep `include` lines of ld.so.conf are followed.
+const MAX_INCLUDE_DEPTH: usize = 4;
+
+/// The library kind a file name belongs to (`libcudnn_graph.so.9` → cuDNN), for shared objects
+/// only (`libcudart_static.a`, `libcufftw.so` and `libnvrtc-builtins.so` are not these libraries).
+pub fn classify(file_name: &str) -> Option<LibraryKind> {
+    let (base, _) = file_name.split_once(".so")?;
+    let rest = &file_name[base.len()..];
+    if !(rest == ".so" || rest.starts_with(".so.")) {
+        return None;
+    }
+    Some(match base {
+        "libcudart" => LibraryKind::Cudart,
+        "libcublas" => LibraryKind::Cublas,
+        "libcublasLt" => LibraryKind::CublasLt,
+        "libnccl" => LibraryKind::Nccl,
+        "libnvrtc" => LibraryKind::Nvrtc,
+        "libcufft" => LibraryKind::Cufft,
+        "libcurand" => LibraryKind::Curand,
+        "libcusparse" => LibraryKind::Cusparse,
+        "libcusolver" => LibraryKind::Cusolver,
+        "libnvJitLink" => LibraryKind::NvJitLink,
+        "libcupti" => LibraryKind::Cupti,
+        b if b == "libcudnn" || b.starts_with("libcudnn_") => LibraryKind::Cudnn,
+        _ => return None,
+    })
+}
+
+/// The directories named by an ld.so.conf text, and its `include` patterns, in order.
+pub fn parse_ld_so_conf(text: &str) -> (Vec<String>, Vec<String>) {
+    let (mut dirs, mut includes) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(pattern) = line.strip_prefix("include").filter(|r| r.starts_with([' ', '\t'])) {
+            includes.extend(pattern.split_whitespace().map(str::to_string));
+        } else if line.starts_with('/') {
+            // `dir=TYPE` (libc5 era) keeps only the directory.
+            dirs.push(line.split('=').next().unwrap_or(line).trim().to_string());
+        }
+    }
+    (dirs, includes)
+}
+
+/// Directories of `/etc/ld.so.conf`, includes followed (`*` and `?` matched in the last part).
+fn ld_so_conf_dirs(sys: &System, report: &mut Report) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    read_conf(sys, report, Path::new("/etc/ld.so.conf"), 0, &mut out, &mut seen);
+    out
+}
+
+fn read_conf(
+    sys: &System,
+    report: &mut Report,
+    file: &Path,
+    depth: usize,
+    out: &mut Vec<PathBuf>,
+    seen: &mut HashSet<PathBuf>,
+) {
+    if depth > MAX_INCLUDE_DEPTH || !seen.insert(file.to_path_buf()) {
+        return;
+    }
+    let bytes = match sys.read_head(file, 1 << 20) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+        Err(e) => {
+            problem(report, PROBE, Some(&file.display().to_string()), format!("unreadable: {e}"));
+            return;
+        }
+    };
+    let (dirs, includes) = parse_ld_so_conf(&String::from_utf8_lossy(&bytes));
+    out.extend(dirs.into_iter().map(PathBuf::from));
+    for pattern in includes {
+        let pattern = if pattern.starts_with('/') {
+            PathBuf::from(pattern)
+        } else {
+            file.parent().unwrap_or(Path::new("/")).join(pattern)
+        };
+        let (Some(dir), Some(glob)) = (pattern.parent(), pattern.file_name().and_then(|n| n.to_str())) else {
+            continue;
+        };
+        if !glob.contains(['*', '?']) {
+            read_conf(sys, report, &pattern, depth + 1, out, seen);
+            continue;
+        }
+        let Ok(entries) = sys.read_dir(dir) else { continue };
+        for e in entries.iter().filter(|e| glob_match(glob, &e.name)) {
+            read_conf(sys, report, &e.path, depth + 1, out, seen);
+        }
+    }
+}
+
+/// Shell-style matching of one path component with `*` and `?`.
+pub fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            pi += 1;
+            ni += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ni;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ni = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// Every directory to list, in order, links resolved, without duplicates.
+fn search_dirs(sys: &System, report: &mut Report) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for tk in &report.cuda.toolkits {
+        dirs.extend(toolkits::lib_dirs(sys, Path::new(&tk.root)));
+    }
+    dirs.extend(SYSTEM_DIRS.iter().map(PathBuf::from));
+    dirs.extend(ld_so_conf_dirs(sys, report));
+    if let Some(v) = sys.env("LD_LIBRARY_PATH") {
+        dirs.extend(v.split(':').filter(|p| p.starts_with('/')).map(PathBuf::from));
+    }
+    for env in &report.host.python_envs {
+        for sp in &env.site_packages {
+            let nvidia = Path::new(sp).join("nvidia");
+            if let Ok(entries) = sys.read_dir(&nvidia) {
+                dirs.extend(
+                    entries
+                        .iter()
+                        .filter(|e| matches!(e.kind, EntryKind::Dir | EntryKind::Symlink))
+                        .map(|e| e.path.join("lib")),
+                );
+            }
+        }
+        if env.kind == PythonEnvKind::Conda {
+            dirs.push(Path::new(&env.prefix).join("lib"));
+        }
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for d in dirs {
+        if let Ok(r) = sys.resolve(&d) {
+            if sys.is_dir(&r.path) && !out.contains(&r.path) {
+                out.push(r.path);
+            }
+        }
+    }
+    out
+}
+
+/// Adds every CUDA library file of `sys` to `report.libraries`.
+pub fn probe(sys: &System, index: &PackageIndex, report: &mut Report) {
+    let dirs = search_dirs(sys, report);
+    // Real path → (kind, the paths that reach it: itself first, then links).
+    let mut files: BTreeMap<PathBuf, (LibraryKind, Vec<PathBuf>)> = BTreeMap::new();
+    let mut order: Vec<PathBuf> = Vec::new();
+    for dir in &dirs {
+        let entries = match sys.read_dir(dir) {
+            Ok(e) => e,
+            Err(e) => {
+                problem(report, PROBE, Some(&dir.display().to_string()), format!("unreadable: {e}"));
+                continue;
+            }
+        };
+        for e in entries {
+            let Some(kind) = classify(&e.name) else { continue };
+            let real = match e.kind {
+                EntryKind::File => e.path.clone(),
+                EntryKind::Symlink => match sys.resolve(&e.path) {
+                    Ok(r) if sys.is_file(&r.path) => r.path,
+                    Ok(_) => continue,
+                    Err(err) => {
+                        problem(report, PROBE, Some(&e.path.display().to_string()), err.to_string());
+                        continue;
+                    }
+                },
+                _ => continue,
+            };
+            let slot = files.entry(real.clone()).or_insert_with(|| {
+                order.push(real.clone());
+                (kind, vec![real.clone()])
+            });
+            if e.path != real && !slot.1.contains(&e.path) {
+                slot.1.push(e.path);
+            }
+        }
+    }
+    for real in order {
+        let (kind, paths) = &files[&real];
+        report.libraries.push(library(sys, index, report, *kind, &real, paths));
+    }
+}
+
+fn library(
+    sys: &System,
+    index: &PackageIndex,
+    report: &Report,
+    kind: LibraryKind,
+    real: &Path,
+    paths: &[PathBuf],
+) -> CudaLibrary {
+    let dir = real.parent().unwrap_or(Path::new("/"));
+    let real_name = real.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+    let links: Vec<String> = paths
+        .iter()
+        .skip(1)
+        .map(|p| match p.parent() {
+            Some(d) if d == dir => p.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string(),
+            _ => p.display().to_string(),
+        })
+        .collect();
+    // The name the loader asks for: `libX.so.N` (one number) among the names, else the real name.
+    let name = std::iter::once(&real_name)
+        .chain(links.iter())
+        .map(|n| n.rsplit('/').next().unwrap_or(n))
+        .find(|n| so_version(n).is_some_and(|v| v.parts().len() == 1))
+        .unwrap_or(&real_name)
+        .to_string();
+    let owner = index.owner_of_any(paths.iter().map(PathBuf::as_path));
+    let toolkit_root = report
+        .cuda
+        .toolkits
+        .iter()
+        .find(|tk| real.starts_with(&tk.root) && !matches!(tk.origin, Origin::Pip { .. }))
+        .map(|tk| tk.root.clone());
+    let file_version = so_full_version(&real_name);
+    let guessed = match owner {
+        Some(_) => None,
+        None => guess_system_package(index, kind, &real_name, toolkit_root.as_deref(), file_version.as_ref()),
+    };
+    let package = owner.or(guessed);
+    let version = match (file_version, package) {
+        (Some(v), Some(p)) => {
+            let mut fact = Fact::new(v, Evidence::file_name(real.display().to_string()));
+            if p.upstream_version()
+                .is_some_and(|pv| pv.matches_prefix(&fact.value) || fact.value.matches_prefix(&pv))
+            {
+                fact.evidence.push(p.evidence());
+            }
+            Some(fact)
+        }
+        (Some(v), None) => Some(Fact::new(v, Evidence::file_name(real.display().to_string()))),
+        (None, Some(p)) => p.upstream_version().map(|v| Fact::new(v, p.evidence())),
+        (None, None) => {
+            so_version(&real_name).map(|v| Fact::new(v, Evidence::file_name(real.display().to_string())))
+        }
+    };
+    let origin = match (package, toolkit_root) {
+        (Some(p), _) => p.origin(),
+        (None, Some(root)) => Origin::Toolkit { root },
+        (None, None) => Origin::Unknown,
+    };
+    let size = sys.symlink_metadata(real).map(|m| m.len()).unwrap_or(0);
+    CudaLibrary { kind, name, path: real.display().to_string(), links, version, origin, size }
+}
+
+/// When no file list names the owner, NVIDIA's Debian/Ubuntu package naming does: a library in
+/// `/usr/local/cuda-X.Y` comes from `<package>-X-Y`, cuDNN from `libcudnnN[-cuda-M]`, NCCL from
+/// `libncclN`. Accepted only when the package's version agrees with the file name's.
+fn guess_system_package<'a>(
+    index: &'a PackageIndex,
+    kind: LibraryKind,
+    file_name: &str,
+    toolkit_root: Option<&str>,
+    file_version: Option<&crate::version::Version>,
+) -> Option<&'a Package> {
+    let major = so_version(file_name).map(|v| v.major());
+    let suffix = toolkit_root
+        .and_then(|r| Path::new(r).file_name()?.to_str()?.strip_prefix("cuda-").map(|v| v.replace('.', "-")));
+    let candidates: Vec<&Package> = match kind {
+        LibraryKind::Cudnn => {
+            let major = major?;
+            let stem = format!("libcudnn{major}");
+            index
+                .system_matching(move |n| {
+                    n == stem || (n.starts_with(&format!("{stem}-cuda-")) && !n.contains("-dev"))
+                })
+                .collect()
+        }
+        LibraryKind::Nccl => {
+            let name = format!("libnccl{}", major?);
+            index.system(&name).into_iter().collect()
+        }
+        _ => {
+            let suffix = suffix?;
+            let stem = match kind {
+                LibraryKind::Cudart => "cuda-cudart",
+                LibraryKind::Cublas | LibraryKind::CublasLt => "libcublas",
+                LibraryKind::Nvrtc => "cuda-nvrtc",
+                LibraryKind::Cufft => "libcufft",
+                LibraryKind::Curand => "libcurand",
+                LibraryKind::Cusparse => "libcusparse",
+                LibraryKind::Cusolver => "libcusolver",
+                LibraryKind::NvJitLink => "libnvjitlink",
+                LibraryKind::Cupti => "cuda-cupti",
+                LibraryKind::Cudnn | LibraryKind::Nccl => return None,
+            };
+            index.system(&format!("{stem}-{suffix}")).into_iter().collect()
+        }
+    };
+    candidates.into_iter().filter(|p| p.manager == PackageManager::Dpkg).find(|p| {
+        match (file_version, p.upstream_version()) {
+            (Some(fv), Some(pv)) => pv.matches_prefix(fv) || fv.matches_prefix(&pv),
+            _ => true,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn library_names_are_classified() {
+        assert_eq!(classify("libcudart.so.13.0.96"), Some(LibraryKind::Cudart));
+        assert_eq!(classify("libcudnn_engines_precompiled.so.9"), Some(LibraryKind::Cudnn));
+        assert_eq!(classify("libcublasLt.so.13"), Some(LibraryKind::CublasLt));
+        assert_eq!(classify("libnccl.so.2"), Some(LibraryKind::Nccl));
+        assert_eq!(classify("libnvJitLink.so.13.0.88"), Some(LibraryKind::NvJitLink));
+        for other in [
+            "libcudart_static.a",
+            "libcufftw.so.12",
+            "libnvrtc-builtins.so.13.0",
+            "libcudnn.sox",
+            "libcuda.so.1",
+        ] {
+            assert_eq!(classify(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_fixture_ld_so_conf_files_parse() {
+        let (dirs, includes) =
+            parse_ld_so_conf(include_str!("../../tests/fixtures/h200-cuda13-torch211/root/etc/ld.so.conf"));
+        assert!(dirs.is_empty());
+        assert_eq!(includes, ["/etc/ld.so.conf.d/*.conf"]);
+        let (dirs, _) = parse_ld_so_conf(include_str!(
+            "../../tests/fixtures/h200-cuda13-torch211/root/etc/ld.so.conf.d/x86_64-linux-gnu.conf"
+        ));
+        assert_eq!(
+            dirs,
+            ["/usr/local/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu"]
+        );
+        assert_eq!(parse_ld_so_conf("includefoo\n/opt/x=libc6 # c\n").0, ["/opt/x"]);
+    }
+
+    #[test]
+    fn globs_match_like_the_shell() {
+        assert!(glob_match("*.conf", "nvidia.conf"));
+        assert!(!glob_match("*.conf", "nvidia.conf.bak"));
+        assert!(glob_match("a?c*", "abcdef"));
+        assert!(glob_match("*", ""));
+        assert!(!glob_match("?", ""));
+    }
+}

@@ -69,6 +69,7 @@ pub fn sections(report: &Report) -> Vec<Section> {
     let mut out = vec![host(report), driver(report), gpus(report), cuda(report)];
     out.push(cudnn(report));
     out.push(libraries(report));
+    out.push(packages(report));
     out.push(frameworks(report));
     let env: Vec<Row> =
         report.environment.iter().map(|v| Row::new(v.name.clone(), v.value.clone(), "")).collect();
@@ -307,36 +308,176 @@ fn libraries(report: &Report) -> Section {
     }
     let mut rows = Vec::new();
     for kind in LibraryKind::ALL {
+        // One row per directory and version: cuDNN's sub-libraries join their main library.
+        let mut groups: Vec<(String, String, Vec<&CudaLibrary>)> = Vec::new();
         for lib in by_kind.get(&kind).into_iter().flatten() {
+            let dir = lib.path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
             let version = lib.version.as_ref().map(|v| v.value.to_string()).unwrap_or_else(|| "?".into());
-            let origin = match &lib.origin {
-                Origin::System { manager: PackageManager::Dpkg, package } => format!("dpkg {package}"),
-                other => describe_origin(other),
-            };
-            rows.push(Row::new(kind.name(), format!("{version}  {}", lib.path), origin));
+            match groups.iter_mut().find(|g| g.0 == dir && g.1 == version) {
+                Some(g) => g.2.push(lib),
+                None => groups.push((dir, version, vec![lib])),
+            }
+        }
+        for (_, version, libs) in groups {
+            let main = libs.iter().find(|l| !l.name.contains('_')).unwrap_or(&libs[0]);
+            let mut value = format!("{version}  {}", main.path);
+            if libs.len() > 1 {
+                value.push_str(&format!(" (+{} more)", libs.len() - 1));
+            }
+            let origin = describe_origin(&main.origin);
+            rows.push(Row::new(kind.name(), value, origin));
         }
     }
     Section { title: "CUDA libraries".into(), rows }
 }
 
+/// Packages people ask about first: the libraries frameworks load and the driver.
+fn is_key_package(name: &str) -> bool {
+    const KEY: &[&str] = &[
+        "cudnn",
+        "nccl",
+        "cudart",
+        "cublas",
+        "compat",
+        "nvidia-driver",
+        "libnvidia-compute",
+        "libcuda1",
+        "cuda-toolkit-1",
+        "cuda-nvcc",
+        "nvinfer",
+        "tensorrt",
+        "cuda-runtime",
+        "nvidia-cuda-toolkit",
+    ];
+    KEY.iter().any(|k| name.contains(k))
+        && !name.contains("config")
+        && !name.contains("-dev")
+        && !name.contains("-headers")
+}
+
+fn packages(report: &Report) -> Section {
+    let mut rows = Vec::new();
+    for db in &report.host.package_dbs {
+        if db.manager == PackageManager::Pip || db.gpu_packages.is_empty() {
+            continue;
+        }
+        let (key, rest): (Vec<_>, Vec<_>) = db.gpu_packages.iter().partition(|p| is_key_package(&p.name));
+        let mut items: Vec<String> = key
+            .iter()
+            .map(|p| format!("{} {}{}", p.name, p.version, if p.held { " (held)" } else { "" }))
+            .collect();
+        if !rest.is_empty() {
+            items.push(format!("+{} other CUDA packages (--format json lists them)", rest.len()));
+        }
+        // Several packages a line, so that 40 packages take a dozen lines, not 40.
+        let mut line = String::new();
+        let mut first = true;
+        for item in items {
+            if !line.is_empty() && line.len() + item.len() + 2 > 78 {
+                rows.push(Row::new(if first { db.manager.name() } else { "" }, line.clone(), ""));
+                first = false;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push_str(", ");
+            }
+            line.push_str(&item);
+        }
+        if !line.is_empty() {
+            rows.push(Row::new(if first { db.manager.name() } else { "" }, line, ""));
+        }
+    }
+    Section { title: "GPU-stack packages".into(), rows }
+}
+
 fn frameworks(report: &Report) -> Section {
-    let rows = report
-        .frameworks
-        .iter()
-        .map(|f| {
-            let mut value = format!("{} {}", f.package, f.version.value);
-            if let Some(c) = &f.cuda {
-                value.push_str(&format!(", CUDA {}", c.value));
+    let mut rows = Vec::new();
+    for f in &report.frameworks {
+        let mut value = format!("{} {}", f.package, f.version.value);
+        if let Some(c) = &f.cuda {
+            value.push_str(&format!(", CUDA {}", c.value));
+        }
+        if let Some(c) = &f.cudnn {
+            value.push_str(&format!(", cuDNN {}", c.value));
+        }
+        if let Some(b) = &f.build {
+            value.push_str(&format!(", build {b}"));
+        }
+        value.push_str(&format!("  in {}", f.env));
+        rows.push(Row::new(f.kind.name(), value, source_of(&f.version)));
+        if let Some(linkage) = &f.linkage {
+            // Paths inside the framework's own site-packages are shown from there.
+            let site = f.location.find("site-packages/").map(|at| &f.location[..at]);
+            let mut more = linkage_rows(linkage);
+            if let Some(prefix) = site.filter(|p| !p.is_empty()) {
+                for row in &mut more {
+                    row.value = row.value.replace(prefix, "…/");
+                }
             }
-            if let Some(c) = &f.cudnn {
-                value.push_str(&format!(", cuDNN {}", c.value));
-            }
-            if let Some(b) = &f.build {
-                value.push_str(&format!(", build {b}"));
-            }
-            value.push_str(&format!("  in {}", f.env));
-            Row::new(f.kind.name(), value, source_of(&f.version))
-        })
-        .collect();
+            rows.extend(more);
+        }
+    }
     Section { title: "Frameworks".into(), rows }
+}
+
+/// The libraries people ask about first; the rest are in `--format json` and `cudoctor inspect`.
+const KEY_LIBRARIES: &[&str] = &["libcudart.so", "libcublas.so", "libcudnn.so", "libnccl.so"];
+
+fn linkage_rows(l: &crate::report::Linkage) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for lib in &l.libraries {
+        let key = KEY_LIBRARIES.iter().any(|k| lib.name.starts_with(k));
+        let missing = lib.path.is_none() || lib.error.is_some();
+        if !key && !missing {
+            continue;
+        }
+        let value = match (&lib.real_path, &lib.error) {
+            (_, Some(error)) => format!("{}: {error}", lib.name),
+            (Some(real), None) => {
+                let version = lib.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+                format!("loads {}{version} from {real}", lib.name)
+            }
+            (None, None) => format!("{}: not found ({} places searched)", lib.name, lib.searched.len()),
+        };
+        rows.push(Row::new("", value, lib.found_by.clone().unwrap_or_default()));
+    }
+    if let Some(code) = &l.gpu_code {
+        let mut parts: Vec<String> =
+            code.cubins.iter().map(|a| format!("{}×{}", a.target, a.count)).collect();
+        if parts.is_empty() {
+            parts.push("no cubins".into());
+        }
+        let ptx =
+            if code.ptx.is_empty() { "no PTX".to_string() } else { format!("PTX {}", code.ptx.join(" ")) };
+        rows.push(Row::new("", format!("kernels {}; {ptx}", parts.join(" ")), "its .nv_fatbin"));
+    }
+    if let Some(mix) = cudnn_mix(l) {
+        rows.push(Row::new("", mix, ""));
+    }
+    for note in l.notes.iter().filter(|n| !n.contains("two cuDNN installs")) {
+        rows.push(Row::new("", format!("note: {note}"), ""));
+    }
+    rows
+}
+
+/// One line for cuDNN sub-libraries that come from another directory than the libcudnn that
+/// dlopens them: two installs mixed in one process.
+fn cudnn_mix(l: &crate::report::Linkage) -> Option<String> {
+    let dir = |p: &str| p.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
+    let main = l.libraries.iter().find(|x| x.name.starts_with("libcudnn.so"))?;
+    let main_dir = dir(main.real_path.as_deref()?);
+    let strays: Vec<&crate::report::LoadedLibrary> = l
+        .libraries
+        .iter()
+        .filter(|x| x.name.starts_with("libcudnn_"))
+        .filter(|x| x.real_path.as_deref().is_some_and(|p| dir(p) != main_dir))
+        .collect();
+    let first = strays.first()?;
+    let other_dir = dir(first.real_path.as_deref()?);
+    let version = first.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+    let how = first.found_by.clone().unwrap_or_default();
+    Some(format!(
+        "cuDNN MIXED: libcudnn.so from {main_dir}, but {} of its sub-libraries{version} from {other_dir} ({how})",
+        strays.len()
+    ))
 }

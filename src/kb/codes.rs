@@ -1,0 +1,571 @@
+//! Error-code tables: the numbers and names that CUDA, cuDNN, cuBLAS, NCCL, NVML and the kernel
+//! driver (Xid) report, each with its official description and source.
+//!
+//! The data is `data/codes/*.toml`, one file per table, embedded at build time and parsed once.
+//! A bare number is ambiguous (`4` is a cuDNN 8 internal error, but also
+//! `cudaErrorCudartUnloading`), so [`CodeTables::lookup`] answers every table where it exists,
+//! most likely first.
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Where a row of the knowledge base comes from: an official URL and the document, header or
+/// package it was read from, with its version or retrieval date. (Same shape as the compatibility
+/// tables' source, so the two can be merged.)
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// The public URL of the document, header or package.
+    pub url: String,
+    /// The document or header and its version or retrieval date (`cuDNN 9.28.0 cudnn_graph.h`).
+    pub document: String,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.url, self.document)
+    }
+}
+
+/// One table of codes. The order is the order a bare number is answered in: the most likely
+/// meaning of a small number in a deep-learning error message comes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CodeTable {
+    /// `cudnnStatus_t` of cuDNN 7.x and 8.x (`cudnn.h` / `cudnn_ops_infer.h`): 0…14.
+    Cudnn8,
+    /// `cudnnStatus_t` of cuDNN 9.x (`cudnn_graph.h`): categories of 1000 with sub-codes.
+    Cudnn9,
+    /// The CUDA runtime's `cudaError_t` (`driver_types.h`).
+    CudaRuntime,
+    /// The CUDA driver API's `CUresult` (`cuda.h`).
+    CudaDriver,
+    /// cuBLAS `cublasStatus_t` (`cublas_api.h`).
+    Cublas,
+    /// NCCL `ncclResult_t` (`nccl.h`).
+    Nccl,
+    /// NVML `nvmlReturn_t` (`nvml.h`).
+    Nvml,
+    /// Xid error numbers that the NVIDIA kernel driver logs (`NVRM: Xid (PCI:…): 79, …`).
+    Xid,
+}
+
+impl CodeTable {
+    /// Every table, in lookup order.
+    pub const ALL: [CodeTable; 8] = [
+        CodeTable::Cudnn8,
+        CodeTable::Cudnn9,
+        CodeTable::CudaRuntime,
+        CodeTable::CudaDriver,
+        CodeTable::Cublas,
+        CodeTable::Nccl,
+        CodeTable::Nvml,
+        CodeTable::Xid,
+    ];
+
+    /// The short id used in the data files (`cudnn9`, `cuda_runtime`).
+    pub fn id(&self) -> &'static str {
+        match self {
+            CodeTable::Cudnn8 => "cudnn8",
+            CodeTable::Cudnn9 => "cudnn9",
+            CodeTable::CudaRuntime => "cuda_runtime",
+            CodeTable::CudaDriver => "cuda_driver",
+            CodeTable::Cublas => "cublas",
+            CodeTable::Nccl => "nccl",
+            CodeTable::Nvml => "nvml",
+            CodeTable::Xid => "xid",
+        }
+    }
+
+    /// A title for people: which library and which numbering.
+    pub fn title(&self) -> &'static str {
+        match self {
+            CodeTable::Cudnn8 => "cuDNN 7/8 cudnnStatus_t",
+            CodeTable::Cudnn9 => "cuDNN 9 cudnnStatus_t",
+            CodeTable::CudaRuntime => "CUDA runtime cudaError_t",
+            CodeTable::CudaDriver => "CUDA driver CUresult",
+            CodeTable::Cublas => "cuBLAS cublasStatus_t",
+            CodeTable::Nccl => "NCCL ncclResult_t",
+            CodeTable::Nvml => "NVML nvmlReturn_t",
+            CodeTable::Xid => "NVIDIA driver Xid error",
+        }
+    }
+}
+
+impl fmt::Display for CodeTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+/// One code of a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CodeEntry {
+    /// The enumerator name (`CUDNN_STATUS_INTERNAL_ERROR`), or for Xid a short title.
+    pub name: String,
+    /// The numeric value.
+    pub number: i64,
+    /// The official description, copied from the source.
+    pub description: String,
+    /// The text the library's own error-string function returns for the code, which is what
+    /// frameworks print (`cudaGetErrorString`: "no kernel image is available for execution on the
+    /// device"), where the source gives it.
+    pub message: Option<String>,
+    /// Other names with the same value (deprecated enumerators that alias this one).
+    pub aliases: Vec<String>,
+    /// True when the source marks this code deprecated.
+    pub deprecated: bool,
+    /// Where the row comes from.
+    pub source: Source,
+}
+
+/// How a query or a text matched a code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchedBy {
+    /// Its number.
+    Number,
+    /// Its enumerator name.
+    Name,
+    /// A deprecated name that aliases it.
+    Alias,
+    /// Its error-string message.
+    Message,
+}
+
+/// One answer of [`CodeTables::lookup`] or [`CodeTables::scan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CodeMatch<'a> {
+    /// The table the code belongs to.
+    pub table: CodeTable,
+    /// The code.
+    pub entry: &'a CodeEntry,
+    /// What matched.
+    pub matched_by: MatchedBy,
+}
+
+/// Why a code table did not load.
+#[derive(Debug, thiserror::Error)]
+pub enum CodeDataError {
+    /// The TOML did not parse or had the wrong shape.
+    #[error("invalid code table TOML")]
+    Toml(#[from] toml::de::Error),
+    /// The file declares a different table than expected.
+    #[error("expected table `{expected}`, found `{found}`")]
+    WrongTable {
+        /// The table the file was loaded as.
+        expected: &'static str,
+        /// The table the file declares.
+        found: String,
+    },
+    /// Two rows of one table have the same number.
+    #[error("{table}: number {number} is listed twice")]
+    DuplicateNumber {
+        /// The table.
+        table: &'static str,
+        /// The number.
+        number: i64,
+    },
+    /// Two rows of one table have the same name (or alias).
+    #[error("{table}: name `{name}` is listed twice")]
+    DuplicateName {
+        /// The table.
+        table: &'static str,
+        /// The name.
+        name: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTable {
+    table: String,
+    source: Source,
+    code: Vec<RawCode>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCode {
+    name: String,
+    number: i64,
+    description: String,
+    message: Option<String>,
+    #[serde(default)]
+    aliases: Vec<String>,
+    #[serde(default)]
+    deprecated: bool,
+    source: Option<Source>,
+}
+
+/// Parses one table file and checks that numbers and names are unique within it.
+pub fn parse_table(table: CodeTable, text: &str) -> Result<Vec<CodeEntry>, CodeDataError> {
+    let raw: RawTable = toml::from_str(text)?;
+    if raw.table != table.id() {
+        return Err(CodeDataError::WrongTable { expected: table.id(), found: raw.table });
+    }
+    let mut numbers = HashSet::new();
+    let mut names = HashSet::new();
+    let mut entries = Vec::with_capacity(raw.code.len());
+    for code in raw.code {
+        if !numbers.insert(code.number) {
+            return Err(CodeDataError::DuplicateNumber { table: table.id(), number: code.number });
+        }
+        for name in std::iter::once(&code.name).chain(&code.aliases) {
+            if !names.insert(name.to_ascii_lowercase()) {
+                return Err(CodeDataError::DuplicateName { table: table.id(), name: name.clone() });
+            }
+        }
+        entries.push(CodeEntry {
+            name: code.name,
+            number: code.number,
+            description: code.description,
+            message: code.message,
+            aliases: code.aliases,
+            deprecated: code.deprecated,
+            source: code.source.unwrap_or_else(|| raw.source.clone()),
+        });
+    }
+    Ok(entries)
+}
+
+/// The embedded table files, in [`CodeTable::ALL`] order.
+const TABLE_FILES: [(CodeTable, &str); 8] = [
+    (CodeTable::Cudnn8, include_str!("../../data/codes/cudnn8.toml")),
+    (CodeTable::Cudnn9, include_str!("../../data/codes/cudnn9.toml")),
+    (CodeTable::CudaRuntime, include_str!("../../data/codes/cuda_runtime.toml")),
+    (CodeTable::CudaDriver, include_str!("../../data/codes/cuda_driver.toml")),
+    (CodeTable::Cublas, include_str!("../../data/codes/cublas.toml")),
+    (CodeTable::Nccl, include_str!("../../data/codes/nccl.toml")),
+    (CodeTable::Nvml, include_str!("../../data/codes/nvml.toml")),
+    (CodeTable::Xid, include_str!("../../data/codes/xid.toml")),
+];
+
+/// Every code table.
+#[derive(Debug, Clone)]
+pub struct CodeTables {
+    tables: Vec<(CodeTable, Vec<CodeEntry>)>,
+    /// Lower-cased names and aliases → (table index, entry index, alias?).
+    names: HashMap<String, Vec<(usize, usize, bool)>>,
+    /// Messages long enough to be told apart from ordinary prose, and where they are.
+    messages: AhoCorasick,
+    message_entries: Vec<(usize, usize)>,
+}
+
+/// Messages shorter than this (`timeout`, `no error`) say too little to be searched for in text.
+const MIN_MESSAGE_LEN: usize = 12;
+
+impl CodeTables {
+    /// Parses the embedded tables.
+    pub fn parse_embedded() -> Result<CodeTables, CodeDataError> {
+        let mut tables = Vec::with_capacity(TABLE_FILES.len());
+        for (table, text) in TABLE_FILES {
+            tables.push((table, parse_table(table, text)?));
+        }
+        Ok(CodeTables::new(tables))
+    }
+
+    /// Indexes parsed tables (in lookup order) by name and message.
+    pub fn new(tables: Vec<(CodeTable, Vec<CodeEntry>)>) -> CodeTables {
+        let mut names: HashMap<String, Vec<(usize, usize, bool)>> = HashMap::new();
+        let mut patterns = Vec::new();
+        let mut message_entries = Vec::new();
+        for (t, (_, entries)) in tables.iter().enumerate() {
+            for (e, entry) in entries.iter().enumerate() {
+                names.entry(entry.name.to_ascii_lowercase()).or_default().push((t, e, false));
+                for alias in &entry.aliases {
+                    names.entry(alias.to_ascii_lowercase()).or_default().push((t, e, true));
+                }
+                if let Some(message) = &entry.message {
+                    if message.len() >= MIN_MESSAGE_LEN && entry.number != 0 {
+                        patterns.push(message.clone());
+                        message_entries.push((t, e));
+                    }
+                }
+            }
+        }
+        let messages = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&patterns)
+            .unwrap_or_else(|e| panic!("code messages form an automaton: {e}"));
+        CodeTables { tables, names, messages, message_entries }
+    }
+
+    /// The codes of one table, in source order.
+    pub fn entries(&self, table: CodeTable) -> &[CodeEntry] {
+        self.tables.iter().find(|(t, _)| *t == table).map_or(&[], |(_, e)| e.as_slice())
+    }
+
+    /// The code `number` of `table`.
+    pub fn get(&self, table: CodeTable, number: i64) -> Option<&CodeEntry> {
+        self.entries(table).iter().find(|e| e.number == number)
+    }
+
+    /// Codes matching `query`, most likely first.
+    ///
+    /// - A number (`4`, `4000`, `700`) matches in every table where it exists, in
+    ///   [`CodeTable`] order (cuDNN 7/8 first, Xid last).
+    /// - `Xid 79` (also `xid79`, `XID: 79`) matches in the Xid table only.
+    /// - A name (`CUDNN_STATUS_INTERNAL_ERROR`, `cudaErrorNoKernelImageForDevice`) matches the
+    ///   enumerator or one of its deprecated aliases, without regard to case, in every table
+    ///   that has it (cuDNN 8 and 9 share most names).
+    pub fn lookup(&self, query: &str) -> Vec<CodeMatch<'_>> {
+        let query = query.trim();
+        if let Some(number) = parse_xid(query) {
+            return self.matches_number(number, |t| t == CodeTable::Xid);
+        }
+        if let Some(number) = parse_number(query) {
+            return self.matches_number(number, |_| true);
+        }
+        let key = query.to_ascii_lowercase();
+        let mut found: Vec<CodeMatch<'_>> = self.names.get(&key).map_or_else(Vec::new, |hits| {
+            hits.iter().map(|&(t, e, alias)| self.code_match(t, e, alias)).collect()
+        });
+        found.sort_by_key(|m| (m.table, m.matched_by));
+        found
+    }
+
+    /// Every code that `text` (an error message or a log) names or quotes, in the order they first
+    /// appear: enumerator names and aliases as whole words (`CUDNN_STATUS_EXECUTION_FAILED`,
+    /// `cudaErrorIllegalAddress`), and error-string messages ("an illegal memory access was
+    /// encountered"), without regard to case. Numbers are not scanned: a bare number in a log
+    /// means nothing without its library (ask [`CodeTables::lookup`] for that). A name that
+    /// exists in several tables (cuDNN 8 and 9) yields one match per table.
+    pub fn scan(&self, text: &str) -> Vec<CodeMatch<'_>> {
+        let mut hits: Vec<(usize, CodeMatch<'_>)> = Vec::new();
+        let mut word_start = None;
+        for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+            let is_word = c.is_ascii_alphanumeric() || c == '_';
+            match (is_word, word_start) {
+                (true, None) => word_start = Some(i),
+                (false, Some(start)) => {
+                    word_start = None;
+                    let word = &text[start..i];
+                    if word.len() < 4 || word.len() > 80 {
+                        continue;
+                    }
+                    if let Some(found) = self.names.get(&word.to_ascii_lowercase()) {
+                        for &(t, e, alias) in found {
+                            hits.push((start, self.code_match(t, e, alias)));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for m in self.messages.find_iter(text) {
+            let (t, e) = self.message_entries[m.pattern().as_usize()];
+            let mut found = self.code_match(t, e, false);
+            found.matched_by = MatchedBy::Message;
+            hits.push((m.start(), found));
+        }
+        hits.sort_by_key(|(at, m)| (*at, m.table));
+        let mut seen = HashSet::new();
+        hits.into_iter().filter(|(_, m)| seen.insert((m.table, m.entry.number))).map(|(_, m)| m).collect()
+    }
+
+    fn code_match(&self, table: usize, entry: usize, alias: bool) -> CodeMatch<'_> {
+        let (kind, entries) = &self.tables[table];
+        let matched_by = if alias { MatchedBy::Alias } else { MatchedBy::Name };
+        CodeMatch { table: *kind, entry: &entries[entry], matched_by }
+    }
+
+    fn matches_number(&self, number: i64, keep: impl Fn(CodeTable) -> bool) -> Vec<CodeMatch<'_>> {
+        self.tables
+            .iter()
+            .filter(|(table, _)| keep(*table))
+            .filter_map(|(table, entries)| {
+                entries.iter().find(|e| e.number == number).map(|entry| CodeMatch {
+                    table: *table,
+                    entry,
+                    matched_by: MatchedBy::Number,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A plain decimal number, optionally negative (at most 12 digits).
+fn parse_number(query: &str) -> Option<i64> {
+    let digits = query.strip_prefix('-').unwrap_or(query);
+    if digits.is_empty() || digits.len() > 12 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    query.parse().ok()
+}
+
+/// `Xid 79`, `xid79`, `XID: 79`, `Xid #79`.
+fn parse_xid(query: &str) -> Option<i64> {
+    let prefix = query.get(..3)?;
+    if !prefix.eq_ignore_ascii_case("xid") {
+        return None;
+    }
+    let rest = query[3..].trim_start_matches([' ', ':', '#', '\t']);
+    parse_number(rest)
+}
+
+/// The code tables, parsed from the embedded `data/codes/*.toml` on first use.
+pub fn tables() -> &'static CodeTables {
+    static TABLES: OnceLock<CodeTables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        // The embedded files are checked by the tests below; a failure here is a build defect.
+        CodeTables::parse_embedded().unwrap_or_else(|e| panic!("embedded data/codes: {e}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(query: &str) -> (CodeTable, &'static str, i64) {
+        let found = tables().lookup(query);
+        let m = found.first().unwrap_or_else(|| panic!("{query} found"));
+        (m.table, m.entry.name.as_str(), m.entry.number)
+    }
+
+    #[test]
+    fn embedded_tables_parse_with_unique_numbers_and_names() {
+        let tables = CodeTables::parse_embedded().expect("data/codes is valid");
+        for table in CodeTable::ALL {
+            assert!(!tables.entries(table).is_empty(), "{table:?} is empty");
+        }
+    }
+
+    #[test]
+    fn bare_4_is_a_cudnn_8_internal_error_first_and_cuda_codes_after() {
+        let found = tables().lookup("4");
+        assert_eq!(first("4"), (CodeTable::Cudnn8, "CUDNN_STATUS_INTERNAL_ERROR", 4));
+        let names: Vec<&str> = found.iter().map(|m| m.entry.name.as_str()).collect();
+        assert!(names.contains(&"cudaErrorCudartUnloading"), "{names:?}");
+        assert!(names.contains(&"CUDA_ERROR_DEINITIALIZED"), "{names:?}");
+        let order: Vec<CodeTable> = found.iter().map(|m| m.table).collect();
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(order, sorted, "answers follow the table order");
+    }
+
+    #[test]
+    fn cudnn_9_numbers_are_their_own_table() {
+        assert_eq!(first("4000"), (CodeTable::Cudnn9, "CUDNN_STATUS_INTERNAL_ERROR", 4000));
+        assert_eq!(
+            first("4001"),
+            (CodeTable::Cudnn9, "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED", 4001)
+        );
+        assert_eq!(first("3000").1, "CUDNN_STATUS_NOT_SUPPORTED");
+        // A deprecated cuDNN 9 name is an alias of the code it now equals.
+        let alloc = tables().lookup("CUDNN_STATUS_ALLOC_FAILED");
+        assert!(alloc.iter().any(|m| m.table == CodeTable::Cudnn9 && m.entry.number == 4003), "{alloc:?}");
+        assert!(alloc.iter().any(|m| m.table == CodeTable::Cudnn8 && m.entry.number == 2), "{alloc:?}");
+    }
+
+    #[test]
+    fn names_find_their_number_in_every_library() {
+        assert_eq!(
+            first("cudaErrorNoKernelImageForDevice"),
+            (CodeTable::CudaRuntime, "cudaErrorNoKernelImageForDevice", 209)
+        );
+        assert_eq!(first("cudaerrornokernelimagefordevice").2, 209);
+        assert_eq!(first("CUDA_ERROR_OUT_OF_MEMORY"), (CodeTable::CudaDriver, "CUDA_ERROR_OUT_OF_MEMORY", 2));
+        assert_eq!(
+            first("CUBLAS_STATUS_NOT_INITIALIZED"),
+            (CodeTable::Cublas, "CUBLAS_STATUS_NOT_INITIALIZED", 1)
+        );
+        assert_eq!(first("ncclUnhandledCudaError"), (CodeTable::Nccl, "ncclUnhandledCudaError", 1));
+        assert_eq!(
+            first("NVML_ERROR_DRIVER_NOT_LOADED"),
+            (CodeTable::Nvml, "NVML_ERROR_DRIVER_NOT_LOADED", 9)
+        );
+        let internal = tables().lookup("CUDNN_STATUS_INTERNAL_ERROR");
+        let numbers: Vec<(CodeTable, i64)> = internal.iter().map(|m| (m.table, m.entry.number)).collect();
+        assert_eq!(numbers, vec![(CodeTable::Cudnn8, 4), (CodeTable::Cudnn9, 4000)]);
+    }
+
+    #[test]
+    fn xid_queries_only_answer_xids() {
+        let found = tables().lookup("Xid 79");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].table, CodeTable::Xid);
+        assert_eq!(found[0].entry.number, 79);
+        assert!(found[0].entry.description.to_lowercase().contains("fallen off the bus"));
+        for q in ["xid79", "XID: 79", "Xid #79"] {
+            assert_eq!(tables().lookup(q).first().map(|m| m.entry.number), Some(79), "{q}");
+        }
+        assert!(tables().lookup("700").iter().any(|m| m.entry.name == "cudaErrorIllegalAddress"));
+    }
+
+    fn scanned(text: &str) -> Vec<(CodeTable, i64, MatchedBy)> {
+        tables().scan(text).iter().map(|m| (m.table, m.entry.number, m.matched_by)).collect()
+    }
+
+    #[test]
+    fn scan_finds_the_messages_frameworks_print() {
+        let torch = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n\
+                     CUDA kernel errors might be asynchronously reported at some other API call";
+        assert_eq!(scanned(torch), vec![(CodeTable::CudaRuntime, 209, MatchedBy::Message)]);
+        let illegal = "torch.AcceleratorError: CUDA error: an illegal memory access was encountered";
+        assert_eq!(scanned(illegal), vec![(CodeTable::CudaRuntime, 700, MatchedBy::Message)]);
+        let cublas =
+            "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`";
+        assert_eq!(scanned(cublas), vec![(CodeTable::Cublas, 1, MatchedBy::Name)]);
+    }
+
+    #[test]
+    fn scan_reports_a_shared_name_once_per_table_and_a_code_once() {
+        let cudnn = "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED";
+        assert_eq!(
+            scanned(cudnn),
+            vec![(CodeTable::Cudnn8, 8, MatchedBy::Name), (CodeTable::Cudnn9, 5000, MatchedBy::Name)]
+        );
+        let nccl = "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, \
+                    unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n\
+                    ncclUnhandledCudaError: Call to CUDA function failed.";
+        assert_eq!(scanned(nccl), vec![(CodeTable::Nccl, 1, MatchedBy::Message)]);
+    }
+
+    #[test]
+    fn scan_ignores_parts_of_words_and_short_generic_messages() {
+        assert!(scanned("xcudaErrorIllegalAddressx").is_empty());
+        assert!(scanned("request timeout after 30 s, no error reported").is_empty());
+        assert!(scanned("").is_empty());
+        assert_eq!(scanned("CUDA_ERROR_OUT_OF_MEMORY"), vec![(CodeTable::CudaDriver, 2, MatchedBy::Name)]);
+    }
+
+    #[test]
+    fn junk_queries_find_nothing() {
+        for q in ["", "   ", "no such code", "99999999999999999999", "Xid", "xid abc", "-"] {
+            assert!(tables().lookup(q).is_empty(), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn duplicate_numbers_and_wrong_tables_are_rejected() {
+        let text = r#"
+            table = "nccl"
+            [source]
+            url = "https://example.invalid"
+            document = "1"
+            [[code]]
+            name = "A"
+            number = 1
+            description = "a"
+            [[code]]
+            name = "B"
+            number = 1
+            description = "b"
+        "#;
+        assert!(matches!(
+            parse_table(CodeTable::Nccl, text),
+            Err(CodeDataError::DuplicateNumber { number: 1, .. })
+        ));
+        assert!(matches!(parse_table(CodeTable::Nvml, text), Err(CodeDataError::WrongTable { .. })));
+        let dup_name = text.replace("name = \"B\"", "name = \"a\"").replace(
+            "number = 1\n            description = \"b\"",
+            "number = 2\n            description = \"b\"",
+        );
+        assert!(matches!(parse_table(CodeTable::Nccl, &dup_name), Err(CodeDataError::DuplicateName { .. })));
+    }
+}
