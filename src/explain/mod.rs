@@ -16,6 +16,7 @@ pub mod rank;
 pub mod render;
 pub mod scan;
 
+use crate::kb::codes::CodeTable;
 use crate::report::Report;
 use crate::version::{ComputeCapability, CudaVersion, Version};
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -621,7 +622,10 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
                 first_line: o.first_line,
                 count: o.count,
                 line: o.line.clone(),
-                code: o.code.map(|c| name_code(&t.signatures[o.matched], sig, c)),
+                code: o
+                    .code
+                    .map(|c| name_code(&t.signatures[o.matched], sig, c))
+                    .or_else(|| ev.xid.map(name_xid)),
                 meaning: sig.meaning.clone(),
                 evidence: ev,
                 causes,
@@ -646,26 +650,45 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
     out
 }
 
-/// Names a numeric status captured by `matched` and resolved to `resolved`.
+/// The knowledge-base code table of a signature code family (`cudnn` → cuDNN 7/8 numbering).
+pub fn code_table(family: &str) -> Option<CodeTable> {
+    Some(match family {
+        "cudnn" => CodeTable::Cudnn8,
+        "cudnn9" => CodeTable::Cudnn9,
+        "cudart" => CodeTable::CudaRuntime,
+        "cuda_driver" => CodeTable::CudaDriver,
+        "cublas" => CodeTable::Cublas,
+        "nccl" => CodeTable::Nccl,
+        "nvml" => CodeTable::Nvml,
+        "xid" => CodeTable::Xid,
+        _ => return None,
+    })
+}
+
+/// Names a numeric status captured by `matched` (whose `redirect` lists the families it may
+/// belong to) and explained by `resolved`, from the knowledge base's code tables.
 fn name_code(matched: &Signature, resolved: &Signature, code: u64) -> String {
-    let family = matched
-        .redirect
-        .iter()
-        .find(|f| resolved.codes.iter().any(|c| c == &format!("{f}:{code}")))
-        .map(String::as_str);
-    let status = resolved.literals.first().map(String::as_str).unwrap_or("");
-    match family {
-        Some("cudnn") => format!("cuDNN status {code} = {status} (cuDNN 7/8 numbering)"),
-        Some("cudnn9") => format!("cuDNN status {code} = {status} (cuDNN 9 numbering)"),
-        Some("cudart") => format!("cudaError_t {code} = {}", resolved.title),
-        Some(other) => format!("{other} status {code} = {}", resolved.title),
-        None if matched.redirect.iter().any(|f| f.starts_with("cudnn")) => {
-            format!("cuDNN status {code} (not a status cudoctor knows)")
-        }
-        None if matched.redirect.iter().any(|f| f == "cudart") => {
-            format!("cudaError_t {code} (not an error cudoctor knows)")
-        }
-        None => format!("status {code}"),
+    let codes = crate::kb::codes::tables();
+    // The family in which the resolved signature owns the code, else the first family where the
+    // knowledge base knows the number.
+    let owned = matched.redirect.iter().find(|f| resolved.codes.iter().any(|c| c == &format!("{f}:{code}")));
+    let family = owned.or_else(|| {
+        matched.redirect.iter().find(|f| code_table(f).is_some_and(|t| codes.get(t, code as i64).is_some()))
+    });
+    match family.and_then(|f| code_table(f)) {
+        Some(table) => match codes.get(table, code as i64) {
+            Some(entry) => format!("{} {code} = {}: {}", table.title(), entry.name, entry.description),
+            None => format!("{} {code}", table.title()),
+        },
+        None => format!("status {code} (not in cudoctor's code tables)"),
+    }
+}
+
+/// Names an Xid number from the knowledge base.
+fn name_xid(xid: u32) -> String {
+    match crate::kb::codes::tables().get(CodeTable::Xid, i64::from(xid)) {
+        Some(entry) => format!("Xid {xid} = {}: {}", entry.name, entry.description),
+        None => format!("Xid {xid} (not in cudoctor's Xid table)"),
     }
 }
 
@@ -702,6 +725,42 @@ mod tests {
                 assert!(t.is_candidate(lit.as_bytes()), "{}: {lit:?} has no anchor", sig.id);
             }
         }
+    }
+
+    #[test]
+    fn every_numeric_code_agrees_with_the_knowledge_base_tables() {
+        let codes = crate::kb::codes::tables();
+        for sig in signatures() {
+            for code in &sig.codes {
+                let (family, n) = code.split_once(':').unwrap();
+                let table =
+                    code_table(family).unwrap_or_else(|| panic!("{}: unknown family {family}", sig.id));
+                let entry = codes
+                    .get(table, n.parse().unwrap())
+                    .unwrap_or_else(|| panic!("{}: {code} is not in the {} table", sig.id, table.title()));
+                let named = sig
+                    .literals
+                    .iter()
+                    .any(|l| entry.name.starts_with(l.as_str()) || l.contains(&entry.name));
+                let aliased =
+                    entry.aliases.iter().any(|a| sig.literals.iter().any(|l| a.starts_with(l.as_str())));
+                assert!(named || aliased, "{}: {code} is {} in the knowledge base", sig.id, entry.name);
+            }
+        }
+    }
+
+    #[test]
+    fn numbers_are_named_from_the_knowledge_base() {
+        let r = scan::scan_bytes(b"Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)", table());
+        let e = explain(&r, None);
+        assert!(e[0].code.as_deref().unwrap().contains("4 = CUDNN_STATUS_INTERNAL_ERROR"), "{:?}", e[0].code);
+        let r = scan::scan_bytes(
+            b"NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+            table(),
+        );
+        let e = explain(&r, None);
+        assert_eq!(e[0].signature, "xid-fallen-off-bus");
+        assert!(e[0].code.as_deref().unwrap().starts_with("Xid 79 = "), "{:?}", e[0].code);
     }
 
     #[test]
