@@ -320,6 +320,20 @@ fn pip_torch_is_2_7_1_built_for_cuda_12_6() {
     assert!(r.problems.is_empty(), "{:#?}", r.problems);
 }
 
+#[test]
+#[ignore = "needs probe: the cuDNN a torch wheel is built for (Framework.cudnn), from its METADATA pin `Requires-Dist: nvidia-cudnn-cu12==9.5.1.17`; it is None"]
+fn pip_torch_is_built_for_cudnn_9_5_1() {
+    let r = report(PIP);
+    let t = &r.frameworks[0];
+    let cudnn = t.cudnn.as_ref().expect("torch's cuDNN");
+    assert_eq!(cudnn.value.truncated(3).to_string(), "9.5.1");
+    assert!(
+        cudnn.evidence.iter().any(|e| matches!(e, Evidence::Package { manager: PackageManager::Pip, package, .. } if package == "torch")),
+        "{:?}",
+        cudnn.evidence
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // no-gpu: Debian 12 arm64, no NVIDIA anything, venv with torch 2.7.1+cpu
 // ---------------------------------------------------------------------------------------------
