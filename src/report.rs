@@ -741,6 +741,75 @@ pub struct Framework {
     /// `jax-cuda13-plugin`), or the major of `cuda`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cuda_major: Option<u32>,
+    /// What its main CUDA binary loads on this machine and which GPUs it has kernels for, read
+    /// from the binaries (see `cudoctor inspect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linkage: Option<Linkage>,
+}
+
+/// The CUDA libraries a framework's main binary gets from the dynamic loader here, and its GPU
+/// code.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Linkage {
+    /// The binary examined (`…/torch/lib/libtorch_cuda.so`).
+    pub binary: String,
+    /// Why its ELF facts could not be read (a placeholder, a truncated file).
+    pub binary_error: Option<String>,
+    /// The CUDA runtime soname it links (`libcudart.so.13`).
+    pub cuda_runtime: Option<String>,
+    /// Each CUDA library as the loader resolves it.
+    pub libraries: Vec<LoadedLibrary>,
+    /// Its kernels, from the `.nv_fatbin` section.
+    pub gpu_code: Option<GpuCode>,
+    /// Assumptions made and remarks.
+    pub notes: Vec<String>,
+}
+
+/// One library as the dynamic loader would resolve it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadedLibrary {
+    /// The name asked for (`libcudnn.so.9`).
+    pub name: String,
+    /// The object that asks for it.
+    pub requested_by: String,
+    /// True when it is opened at run time with dlopen (cuDNN's sub-libraries), not DT_NEEDED.
+    pub dlopen: bool,
+    /// The machine path opened, `None` when not found.
+    pub path: Option<String>,
+    /// The real file behind it.
+    pub real_path: Option<String>,
+    /// The search step that found it (`RPATH of libtorch_cuda.so`, `LD_LIBRARY_PATH`).
+    pub found_by: Option<String>,
+    /// Its version.
+    pub version: Option<Version>,
+    /// Where the version was read.
+    pub version_source: Option<String>,
+    /// Why the file found was refused.
+    pub error: Option<String>,
+    /// Every place searched, when not found.
+    pub searched: Vec<String>,
+}
+
+/// The GPU code in a binary's fat binary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GpuCode {
+    /// Cubins per target, in target order (`sm_90` → 444).
+    pub cubins: Vec<ArchCount>,
+    /// PTX targets (`compute_90`).
+    pub ptx: Vec<String>,
+    /// Entries whose payload is compressed.
+    pub compressed: usize,
+    /// What could not be read.
+    pub problems: Vec<String>,
+}
+
+/// A cubin target and how many cubins the binary has for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchCount {
+    /// `sm_90`, `sm_100a`.
+    pub target: String,
+    /// Number of cubins.
+    pub count: usize,
 }
 
 /// An allow-listed environment variable that is set.

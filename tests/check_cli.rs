@@ -222,3 +222,59 @@ fn help_teaches_the_check_command() {
         assert!(text.contains(needle), "{needle} missing from help: {text}");
     }
 }
+
+fn torch_linkage(r: &serde_json::Value) -> &serde_json::Value {
+    let torch = r["frameworks"].as_array().unwrap().iter().find(|f| f["kind"] == "torch").expect("torch");
+    &torch["linkage"]
+}
+
+fn loaded<'a>(linkage: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    linkage["libraries"].as_array().unwrap().iter().find(|l| l["name"] == name).unwrap_or_else(|| {
+        panic!("{name} not in {linkage}");
+    })
+}
+
+const WHEEL_CUDNN: &str = "/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib";
+
+/// FACTS.md: PyTorch loads the wheel's cuDNN 9.19.0 through libtorch_cuda.so's RPATH, while the
+/// system has 9.14.0 (and PyTorch's own collect_env names the system one).
+#[test]
+fn h200_torch_loads_the_wheel_cudnn_through_its_rpath() {
+    let r = h200();
+    let l = torch_linkage(&r);
+    let cudnn = loaded(l, "libcudnn.so.9");
+    assert_eq!(cudnn["real_path"], format!("{WHEEL_CUDNN}/libcudnn.so.9"));
+    assert_eq!(cudnn["version"], "9.19.0.56");
+    assert_eq!(cudnn["found_by"], "RPATH of libtorch_cuda.so");
+    let graph = loaded(l, "libcudnn_graph.so.9");
+    assert_eq!(graph["dlopen"], true);
+    assert_eq!(graph["real_path"], format!("{WHEEL_CUDNN}/libcudnn_graph.so.9"));
+    assert_eq!(loaded(l, "libnccl.so.2")["version"], "2.28.9");
+    assert_eq!(l["cuda_runtime"], "libcudart.so.13");
+}
+
+/// FACTS.md: with the system directory first on LD_LIBRARY_PATH, libcudnn.so.9 still comes from
+/// the wheel (RPATH before LD_LIBRARY_PATH) but the libcudnn_graph.so.9 it dlopens comes from the
+/// system (LD_LIBRARY_PATH before its RUNPATH): PyTorch then fails with "cuDNN version
+/// incompatibility". The check shows the mix.
+#[test]
+fn h200_system_cudnn_on_ld_library_path_mixes_two_cudnn_installs() {
+    let dir = fixture("h200-cuda13-torch211");
+    let env = fs_err::read_to_string(dir.join("env")).unwrap().replace(
+        "LD_LIBRARY_PATH=/usr/local/nvidia/lib64",
+        "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64",
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let env_file = tmp.path().join("env");
+    fs::write(&env_file, env).unwrap();
+    let r = check_json(&dir.join("root"), Some(&env_file));
+    let l = torch_linkage(&r);
+    assert_eq!(loaded(l, "libcudnn.so.9")["real_path"], format!("{WHEEL_CUDNN}/libcudnn.so.9"));
+    let graph = loaded(l, "libcudnn_graph.so.9");
+    assert_eq!(graph["real_path"], "/usr/lib/x86_64-linux-gnu/libcudnn_graph.so.9.14.0");
+    assert_eq!(graph["found_by"], "LD_LIBRARY_PATH");
+    let root = dir.join("root").display().to_string();
+    let out = cudoctor(&["check", "--root", &root, "--env-file", env_file.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("cuDNN MIXED"), "{text}");
+}

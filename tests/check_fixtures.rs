@@ -60,7 +60,6 @@ fn debian_host_is_debian_12_on_x86_64_with_its_dpkg_database() {
 }
 
 #[test]
-#[ignore = "needs probe: glibc version (libc6 2.36-9+deb12u14 in dpkg, /usr/lib/x86_64-linux-gnu/libc.so.6); host.glibc is None"]
 fn debian_glibc_is_2_36() {
     let r = report(DEBIAN);
     assert_eq!(r.host.glibc.as_ref().expect("glibc").value.to_string(), "2.36");
@@ -76,7 +75,6 @@ fn debian_kernel_module_is_the_proprietary_535_309_01() {
 }
 
 #[test]
-#[ignore = "needs probe: driver libraries in Debian's /usr/lib/x86_64-linux-gnu/nvidia/current/, reached through the nvidia alternative (/usr/lib/x86_64-linux-gnu/libcuda.so.1 -> /etc/alternatives/nvidia--libcuda.so.1-x86_64-linux-gnu -> nvidia/current/libcuda.so.1); driver.libraries is empty"]
 fn debian_driver_libraries_are_535_309_01_from_dpkg() {
     let r = report(DEBIAN);
     let cuda = r.driver.libraries.iter().find(|l| l.name == "libcuda").expect("libcuda");
@@ -202,7 +200,6 @@ fn pip_driver_is_580_178_04_with_ubuntus_libraries() {
 }
 
 #[test]
-#[ignore = "needs probe: driver libraries attributed to the dpkg package that owns them (libnvidia-compute-580); origin is Driver with file-name evidence only"]
 fn pip_driver_libraries_are_owned_by_libnvidia_compute_580() {
     let r = report(PIP);
     let cuda = r.driver.libraries.iter().find(|l| l.name == "libcuda").expect("libcuda");
@@ -369,7 +366,6 @@ fn no_gpu_torch_is_the_cpu_build() {
 }
 
 #[test]
-#[ignore = "needs probe: glibc version (libc6 2.36-9+deb12u14 arm64 in dpkg); host.glibc is None"]
 fn no_gpu_glibc_is_2_36() {
     let r = report(NO_GPU);
     assert_eq!(r.host.glibc.as_ref().expect("glibc").value.to_string(), "2.36");

@@ -56,6 +56,7 @@ fn torch(version: &str, cuda: &str, cudnn: &str) -> Framework {
         build: Some(format!("cu{}", cuda.replace('.', ""))),
         cuda_major: cuda.split('.').next().and_then(|m| m.parse().ok()),
         details: Default::default(),
+        linkage: None,
     }
 }
 

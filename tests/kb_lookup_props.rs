@@ -7,11 +7,11 @@ use proptest::prelude::*;
 
 proptest! {
     #[test]
-    fn code_lookup_and_scan_accept_any_text(text in prop_oneof![".{0,200}", "(xid|Xid )?-?[0-9]{1,6}"]) {
+    fn code_lookup_and_scan_accept_any_text(text in prop_oneof![".{0,200}", "(xid|Xid |cudnn9 |CUDA: |nccl)?-?[0-9]{1,6}"]) {
         for m in tables().lookup(&text) {
             if m.matched_by == MatchedBy::Number {
-                // `4000`, `-1` or `Xid 79`: the number the query ends with.
-                let digits = text.trim().trim_start_matches(|c: char| !c.is_ascii_digit() && c != '-');
+                // `4000`, `-1`, `Xid 79` or `cudnn9 4000`: the number the query ends with.
+                let digits = text.trim().rsplit(|c: char| !c.is_ascii_digit() && c != '-').next().unwrap_or("");
                 prop_assert_eq!(digits.parse::<i64>().ok(), Some(m.entry.number));
             }
         }

@@ -93,6 +93,7 @@ fn xid_rows_match_the_catalog() {
         let entry = tables().get(CodeTable::Xid, number).unwrap_or_else(|| panic!("Xid {number}"));
         assert_eq!(entry.name, mnemonic);
         assert!(entry.description.starts_with(cols[2]), "Xid {number}: {}", entry.description);
+        assert_eq!(entry.action.as_deref(), Some(cols[3]), "Xid {number}");
         assert_eq!(tables().lookup(&format!("Xid {number}"))[0].entry.number, number);
         checked += 1;
     }
@@ -192,16 +193,31 @@ fn compute_capabilities_match_nvidias_table() {
     assert!(missing.len() <= 8, "missing {missing:?}");
 }
 
-#[test]
-fn runtime_messages_match_cuda_get_error_string() {
+/// `number<TAB>name<TAB>string` lines of a library's own error-string functions.
+fn assert_messages(table: CodeTable, excerpt: &str) {
     let mut checked = 0;
-    for line in include_str!("kb_sources/cudaGetErrorString.txt").lines().filter(|l| !l.starts_with('#')) {
+    for line in excerpt.lines().filter(|l| !l.starts_with('#')) {
         let cols: Vec<&str> = line.split('\t').collect();
         let number: i64 = cols[0].parse().unwrap();
-        let entry = tables().get(CodeTable::CudaRuntime, number).unwrap();
+        let entry = tables().get(table, number).unwrap();
         assert_eq!(entry.name, cols[1]);
-        assert_eq!(entry.message.as_deref(), Some(cols[2]), "{number}");
+        assert_eq!(entry.message.as_deref(), Some(cols[2]), "{table:?} {number}");
         checked += 1;
     }
     assert!(checked >= 8);
+}
+
+#[test]
+fn runtime_messages_match_cuda_get_error_string() {
+    assert_messages(CodeTable::CudaRuntime, include_str!("kb_sources/cudaGetErrorString.txt"));
+}
+
+#[test]
+fn driver_messages_match_cu_get_error_string() {
+    assert_messages(CodeTable::CudaDriver, include_str!("kb_sources/cuGetErrorString.txt"));
+}
+
+#[test]
+fn nvml_messages_match_nvml_error_string() {
+    assert_messages(CodeTable::Nvml, include_str!("kb_sources/nvmlErrorString.txt"));
 }

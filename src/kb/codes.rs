@@ -4,7 +4,14 @@
 //! The data is `data/codes/*.toml`, one file per table, embedded at build time and parsed once.
 //! A bare number is ambiguous (`4` is a cuDNN 8 internal error, but also
 //! `cudaErrorCudartUnloading`), so [`CodeTables::lookup`] answers every table where it exists,
-//! most likely first.
+//! most likely first. [`CodeTables::scan`] finds the codes an error text names or quotes.
+//!
+//! Each file says at its top where its numbers, descriptions and messages were read: the
+//! enumerators and their doc comments from the headers of a released package (cuda.h,
+//! driver_types.h, cudnn_graph.h, cublas_api.h, nvml.h, nccl.h), the messages from the library's
+//! own error-string function, the Xid rows from NVIDIA's Xid catalog. To update a table, re-read
+//! the newer header and keep its version in `[source]`; `tests/kb_sources.rs` compares the tables
+//! with the excerpts kept in `tests/kb_sources/`, so refresh those excerpts with it.
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use serde::{Deserialize, Serialize};
@@ -114,6 +121,10 @@ pub struct CodeEntry {
     /// frameworks print (`cudaGetErrorString`: "no kernel image is available for execution on the
     /// device"), where the source gives it.
     pub message: Option<String>,
+    /// What the source says to do first, where it says (the Xid catalog's "Resolution Bucket
+    /// (Immediate Action)": `RESTART_APP`, `RESET_GPU`, `RESTART_BM` = reboot the machine, `IGNORE`,
+    /// `WORKFLOW_XID_48` = follow the catalog's workflow for that Xid, …).
+    pub action: Option<String>,
     /// Other names with the same value (deprecated enumerators that alias this one).
     pub aliases: Vec<String>,
     /// True when the source marks this code deprecated.
@@ -169,6 +180,9 @@ pub enum CodeDataError {
         /// The number.
         number: i64,
     },
+    /// The messages could not be indexed for [`CodeTables::scan`].
+    #[error("cannot index the code messages")]
+    Index(#[from] aho_corasick::BuildError),
     /// Two rows of one table have the same name (or alias).
     #[error("{table}: name `{name}` is listed twice")]
     DuplicateName {
@@ -194,6 +208,7 @@ struct RawCode {
     number: i64,
     description: String,
     message: Option<String>,
+    action: Option<String>,
     #[serde(default)]
     aliases: Vec<String>,
     #[serde(default)]
@@ -224,6 +239,7 @@ pub fn parse_table(table: CodeTable, text: &str) -> Result<Vec<CodeEntry>, CodeD
             number: code.number,
             description: code.description,
             message: code.message,
+            action: code.action,
             aliases: code.aliases,
             deprecated: code.deprecated,
             source: code.source.unwrap_or_else(|| raw.source.clone()),
@@ -265,11 +281,11 @@ impl CodeTables {
         for (table, text) in TABLE_FILES {
             tables.push((table, parse_table(table, text)?));
         }
-        Ok(CodeTables::new(tables))
+        CodeTables::new(tables)
     }
 
     /// Indexes parsed tables (in lookup order) by name and message.
-    pub fn new(tables: Vec<(CodeTable, Vec<CodeEntry>)>) -> CodeTables {
+    pub fn new(tables: Vec<(CodeTable, Vec<CodeEntry>)>) -> Result<CodeTables, CodeDataError> {
         let mut names: HashMap<String, Vec<(usize, usize, bool)>> = HashMap::new();
         let mut patterns = Vec::new();
         let mut message_entries = Vec::new();
@@ -280,7 +296,10 @@ impl CodeTables {
                     names.entry(alias.to_ascii_lowercase()).or_default().push((t, e, true));
                 }
                 if let Some(message) = &entry.message {
-                    if message.len() >= MIN_MESSAGE_LEN && entry.number != 0 {
+                    // The runtime and the driver share most messages ("out of memory"): the first
+                    // table in lookup order (the runtime, which frameworks report) keeps it.
+                    let seen = patterns.iter().any(|p: &String| p.eq_ignore_ascii_case(message));
+                    if message.len() >= MIN_MESSAGE_LEN && entry.number != 0 && !seen {
                         patterns.push(message.clone());
                         message_entries.push((t, e));
                     }
@@ -290,9 +309,8 @@ impl CodeTables {
         let messages = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostLongest)
-            .build(&patterns)
-            .unwrap_or_else(|e| panic!("code messages form an automaton: {e}"));
-        CodeTables { tables, names, messages, message_entries }
+            .build(&patterns)?;
+        Ok(CodeTables { tables, names, messages, message_entries })
     }
 
     /// The codes of one table, in source order.
@@ -305,18 +323,32 @@ impl CodeTables {
         self.entries(table).iter().find(|e| e.number == number)
     }
 
+    /// The cuDNN 9 category of a cuDNN 9 status: the code whose number is `number` rounded down
+    /// to a multiple of 1000 (cudnn_graph.h's `CUDNN_STATUS_CATEGORY`). 4001
+    /// (`…_INTERNAL_ERROR_COMPILATION_FAILED`) belongs to `CUDNN_STATUS_INTERNAL_ERROR`, and a
+    /// sub-code newer than this table (3099) to `CUDNN_STATUS_NOT_SUPPORTED`. `None` below 2000
+    /// (the 1xxx statuses have no category code) and for unknown categories.
+    pub fn cudnn9_category(&self, number: i64) -> Option<&CodeEntry> {
+        if number < 1000 {
+            return None;
+        }
+        self.get(CodeTable::Cudnn9, number / 1000 * 1000)
+    }
+
     /// Codes matching `query`, most likely first.
     ///
     /// - A number (`4`, `4000`, `700`) matches in every table where it exists, in
     ///   [`CodeTable`] order (cuDNN 7/8 first, Xid last).
-    /// - `Xid 79` (also `xid79`, `XID: 79`) matches in the Xid table only.
+    /// - A number after a library's name matches in that library's tables only: `Xid 79` (also
+    ///   `xid79`, `XID: 79`), `cudnn 4` (cuDNN 7/8 and 9), `cudnn9 4000`, `cuda 700` (runtime
+    ///   and driver), `cudart 700`, `CUresult 2`, `cublas 13`, `nccl 2`, `nvml 9`.
     /// - A name (`CUDNN_STATUS_INTERNAL_ERROR`, `cudaErrorNoKernelImageForDevice`) matches the
     ///   enumerator or one of its deprecated aliases, without regard to case, in every table
     ///   that has it (cuDNN 8 and 9 share most names).
     pub fn lookup(&self, query: &str) -> Vec<CodeMatch<'_>> {
         let query = query.trim();
-        if let Some(number) = parse_xid(query) {
-            return self.matches_number(number, |t| t == CodeTable::Xid);
+        if let Some((tables, number)) = parse_qualified_digit(query).or_else(|| parse_qualified(query)) {
+            return self.matches_number(number, |t| tables.contains(&t));
         }
         if let Some(number) = parse_number(query) {
             return self.matches_number(number, |_| true);
@@ -334,7 +366,9 @@ impl CodeTables {
     /// `cudaErrorIllegalAddress`), and error-string messages ("an illegal memory access was
     /// encountered"), without regard to case. Numbers are not scanned: a bare number in a log
     /// means nothing without its library (ask [`CodeTables::lookup`] for that). A name that
-    /// exists in several tables (cuDNN 8 and 9) yields one match per table.
+    /// exists in several tables (cuDNN 8 and 9) yields one match per table; a message that the
+    /// runtime and the driver share is reported as the runtime's; a message of a code the text
+    /// also names is not reported again.
     pub fn scan(&self, text: &str) -> Vec<CodeMatch<'_>> {
         let mut hits: Vec<(usize, CodeMatch<'_>)> = Vec::new();
         let mut word_start = None;
@@ -345,7 +379,7 @@ impl CodeTables {
                 (false, Some(start)) => {
                     word_start = None;
                     let word = &text[start..i];
-                    if word.len() < 4 || word.len() > 80 {
+                    if word.len() < 4 || word.len() > 80 || !could_be_a_name(word) {
                         continue;
                     }
                     if let Some(found) = self.names.get(&word.to_ascii_lowercase()) {
@@ -357,9 +391,19 @@ impl CodeTables {
                 _ => {}
             }
         }
+        // A message that is the message of a code the text also names
+        // (`CUDA_ERROR_OUT_OF_MEMORY: out of memory`) adds nothing.
+        let named_messages: HashSet<String> = hits
+            .iter()
+            .filter_map(|(_, m)| m.entry.message.as_ref())
+            .map(|m| m.to_ascii_lowercase())
+            .collect();
         for m in self.messages.find_iter(text) {
             let (t, e) = self.message_entries[m.pattern().as_usize()];
             let mut found = self.code_match(t, e, false);
+            if named_messages.contains(&text[m.span()].to_ascii_lowercase()) {
+                continue;
+            }
             found.matched_by = MatchedBy::Message;
             hits.push((m.start(), found));
         }
@@ -389,6 +433,13 @@ impl CodeTables {
     }
 }
 
+/// Every enumerator name has an underscore or starts with `cuda`/`nccl` (a test checks it): the
+/// cheap test that spares [`CodeTables::scan`] a lookup for most words of a log.
+fn could_be_a_name(word: &str) -> bool {
+    let starts = |prefix: &str| word.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix));
+    word.contains('_') || starts("cuda") || starts("nccl")
+}
+
 /// A plain decimal number, optionally negative (at most 12 digits).
 fn parse_number(query: &str) -> Option<i64> {
     let digits = query.strip_prefix('-').unwrap_or(query);
@@ -398,14 +449,37 @@ fn parse_number(query: &str) -> Option<i64> {
     query.parse().ok()
 }
 
-/// `Xid 79`, `xid79`, `XID: 79`, `Xid #79`.
-fn parse_xid(query: &str) -> Option<i64> {
-    let prefix = query.get(..3)?;
-    if !prefix.eq_ignore_ascii_case("xid") {
-        return None;
-    }
-    let rest = query[3..].trim_start_matches([' ', ':', '#', '\t']);
-    parse_number(rest)
+/// A number qualified by its library: `Xid 79` (also `xid79`, `XID: 79`, `Xid #79`), `cudnn 4`,
+/// `cuda 700`, `CUresult 2`, `cublas 13`, `nccl 2`, `nvml 9`. Returns the tables the qualifier
+/// names and the number. (Qualifiers that end in a digit are [`parse_qualified_digit`]'s.)
+fn parse_qualified(query: &str) -> Option<(&'static [CodeTable], i64)> {
+    const QUALIFIERS: &[(&str, &[CodeTable])] = &[
+        ("xid", &[CodeTable::Xid]),
+        ("cudnn", &[CodeTable::Cudnn8, CodeTable::Cudnn9]),
+        ("curesult", &[CodeTable::CudaDriver]),
+        ("cudart", &[CodeTable::CudaRuntime]),
+        ("cuda", &[CodeTable::CudaRuntime, CodeTable::CudaDriver]),
+        ("cublas", &[CodeTable::Cublas]),
+        ("nccl", &[CodeTable::Nccl]),
+        ("nvml", &[CodeTable::Nvml]),
+    ];
+    let split = query.find(|c: char| c.is_ascii_digit() || c == '-')?;
+    let (word, rest) = query.split_at(split);
+    let word = word.trim_end_matches([' ', ':', '#', '\t']);
+    let tables = QUALIFIERS.iter().find(|(q, _)| q.eq_ignore_ascii_case(word)).map(|(_, t)| *t)?;
+    Some((tables, parse_number(rest)?))
+}
+
+/// Like [`parse_qualified`], for qualifiers that end in a digit (`cudnn9 4000`, `cudnn8: 4`).
+fn parse_qualified_digit(query: &str) -> Option<(&'static [CodeTable], i64)> {
+    let (word, rest) = query.split_once([' ', ':', '#', '\t'])?;
+    let rest = rest.trim_start_matches([' ', ':', '#', '\t']);
+    let tables: &'static [CodeTable] = match word.to_ascii_lowercase().as_str() {
+        "cudnn9" => &[CodeTable::Cudnn9],
+        "cudnn8" | "cudnn7" => &[CodeTable::Cudnn8],
+        _ => return None,
+    };
+    Some((tables, parse_number(rest)?))
 }
 
 /// The code tables, parsed from the embedded `data/codes/*.toml` on first use.
@@ -446,6 +520,16 @@ mod tests {
         let mut sorted = order.clone();
         sorted.sort();
         assert_eq!(order, sorted, "answers follow the table order");
+    }
+
+    #[test]
+    fn cudnn_9_sub_codes_belong_to_their_category() {
+        let category = |n: i64| tables().cudnn9_category(n).map(|e| e.name.as_str());
+        assert_eq!(category(4001), Some("CUDNN_STATUS_INTERNAL_ERROR"));
+        assert_eq!(category(3099), Some("CUDNN_STATUS_NOT_SUPPORTED"), "a sub-code newer than the table");
+        assert_eq!(category(5003), Some("CUDNN_STATUS_EXECUTION_FAILED"));
+        assert_eq!(category(4), None);
+        assert_eq!(category(9000), None);
     }
 
     #[test]
@@ -491,6 +575,8 @@ mod tests {
         assert_eq!(found[0].table, CodeTable::Xid);
         assert_eq!(found[0].entry.number, 79);
         assert!(found[0].entry.description.to_lowercase().contains("fallen off the bus"));
+        assert_eq!(found[0].entry.action.as_deref(), Some("RESTART_BM"), "Xid 79 needs a reboot");
+        assert_eq!(tables().get(CodeTable::Xid, 13).and_then(|e| e.action.as_deref()), Some("RESTART_APP"));
         for q in ["xid79", "XID: 79", "Xid #79"] {
             assert_eq!(tables().lookup(q).first().map(|m| m.entry.number), Some(79), "{q}");
         }
@@ -523,7 +609,7 @@ mod tests {
         let nccl = "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, \
                     unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n\
                     ncclUnhandledCudaError: Call to CUDA function failed.";
-        assert_eq!(scanned(nccl), vec![(CodeTable::Nccl, 1, MatchedBy::Message)]);
+        assert_eq!(scanned(nccl), vec![(CodeTable::Nccl, 1, MatchedBy::Name)], "the name says more");
     }
 
     #[test]
@@ -532,6 +618,67 @@ mod tests {
         assert!(scanned("request timeout after 30 s, no error reported").is_empty());
         assert!(scanned("").is_empty());
         assert_eq!(scanned("CUDA_ERROR_OUT_OF_MEMORY"), vec![(CodeTable::CudaDriver, 2, MatchedBy::Name)]);
+    }
+
+    #[test]
+    fn nvidia_smi_failures_are_nvml_codes() {
+        let smi = "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 580.95";
+        assert_eq!(scanned(smi), vec![(CodeTable::Nvml, 18, MatchedBy::Message)]);
+        let lost =
+            "Unable to determine the device handle for GPU0000:3B:00.0: GPU is lost.  Reboot the system";
+        assert!(scanned(lost).is_empty(), "`GPU is lost` is too short a message to search for");
+    }
+
+    #[test]
+    fn a_message_shared_by_runtime_and_driver_is_the_runtime_one_unless_the_driver_code_is_named() {
+        assert_eq!(
+            scanned("RuntimeError: CUDA error: out of memory"),
+            vec![(CodeTable::CudaRuntime, 2, MatchedBy::Message)]
+        );
+        let jax = "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CUDA_ERROR_OUT_OF_MEMORY: out of memory";
+        assert_eq!(scanned(jax), vec![(CodeTable::CudaDriver, 2, MatchedBy::Name)]);
+        let driver = tables().get(CodeTable::CudaDriver, 209).unwrap();
+        assert_eq!(
+            driver.message.as_deref(),
+            Some("no kernel image is available for execution on the device")
+        );
+    }
+
+    #[test]
+    fn a_library_name_before_a_number_narrows_the_answer() {
+        let numbers = |q: &str| -> Vec<(CodeTable, &'static str)> {
+            tables().lookup(q).iter().map(|m| (m.table, m.entry.name.as_str())).collect()
+        };
+        assert_eq!(
+            numbers("cudnn 4"),
+            vec![(CodeTable::Cudnn8, "CUDNN_STATUS_INTERNAL_ERROR")],
+            "cuDNN 9 has no code 4"
+        );
+        assert_eq!(numbers("cuDNN9 4000"), vec![(CodeTable::Cudnn9, "CUDNN_STATUS_INTERNAL_ERROR")]);
+        assert_eq!(numbers("cudnn8: 8"), vec![(CodeTable::Cudnn8, "CUDNN_STATUS_EXECUTION_FAILED")]);
+        assert_eq!(
+            numbers("CUDA 700"),
+            vec![
+                (CodeTable::CudaRuntime, "cudaErrorIllegalAddress"),
+                (CodeTable::CudaDriver, "CUDA_ERROR_ILLEGAL_ADDRESS")
+            ]
+        );
+        assert_eq!(numbers("CUresult 2"), vec![(CodeTable::CudaDriver, "CUDA_ERROR_OUT_OF_MEMORY")]);
+        assert_eq!(numbers("nccl 2"), vec![(CodeTable::Nccl, "ncclSystemError")]);
+        assert_eq!(numbers("nvml: 9"), vec![(CodeTable::Nvml, "NVML_ERROR_DRIVER_NOT_LOADED")]);
+        assert_eq!(numbers("cublas 13"), vec![(CodeTable::Cublas, "CUBLAS_STATUS_EXECUTION_FAILED")]);
+        assert!(numbers("foo 4").is_empty());
+    }
+
+    #[test]
+    fn every_name_passes_the_scan_prefilter() {
+        for table in CodeTable::ALL {
+            for entry in tables().entries(table) {
+                for name in std::iter::once(&entry.name).chain(&entry.aliases) {
+                    assert!(could_be_a_name(name), "{table:?} {name} would never be scanned");
+                }
+            }
+        }
     }
 
     #[test]

@@ -6,6 +6,12 @@
 //! (the names the driver reports) or from the PCI ID repository; the compute capability from
 //! NVIDIA's compute-capability tables. The architecture is derived from the capability by
 //! [`architecture_of`], never stored twice.
+//!
+//! To add a product: take its device id and name from the driver README's "Compatible GPUs"
+//! table (or pci.ids for GPUs older than Turing), its capability from NVIDIA's table (it follows
+//! the chip that pci.ids names for the id), and add a `[[gpu]]` row naming those sources; the
+//! tests reject a duplicate id or name and a capability without an architecture, and
+//! `tests/kb_sources.rs` re-checks rows against excerpts of the sources.
 
 use super::codes::Source;
 use crate::version::ComputeCapability;
@@ -112,7 +118,8 @@ pub struct GpuEntry {
     pub architecture: Architecture,
     /// The market segment.
     pub segment: Segment,
-    /// The memory size in GiB where the product name states it.
+    /// The nominal memory size the product's name states (the driver's name, or pci.ids'); it
+    /// is within a GiB or two of what nvidia-smi shows (H200: 141, nvidia-smi 143771 MiB).
     pub memory_gib: Option<u32>,
     /// Other names the driver gives the same device ids: products told apart only by their PCI
     /// subsystem id (0x25B6 is `NVIDIA A16` or `NVIDIA A2`), or the name the driver prints for a
@@ -402,6 +409,7 @@ mod tests {
         assert_eq!(h200.compute_capability, cc(9, 0));
         assert_eq!(h200.architecture, Architecture::Hopper);
         assert_eq!(h200.segment, Segment::Datacenter);
+        assert_eq!(h200.memory_gib, Some(141), "pci.ids: GH100 [H200 SXM 141GB]");
         for query in ["0x2335", "2335", "10de:2335", "0X2335"] {
             assert_eq!(catalog().lookup(query).first().map(|g| g.name.as_str()), Some("NVIDIA H200"));
         }
@@ -431,6 +439,26 @@ mod tests {
         assert_eq!(rtx2080.first(), Some(&"NVIDIA GeForce RTX 2080"));
         assert_eq!(catalog().by_device_id(0x1e90).map(|g| g.name.as_str()), Some("GeForce RTX 2080 Mobile"));
         assert!(rtx2080.contains(&"GeForce RTX 2080 Mobile"), "{rtx2080:?}");
+    }
+
+    #[test]
+    fn names_as_nvidia_smi_prints_them_resolve_across_generations() {
+        for (smi, (major, minor), arch) in [
+            ("NVIDIA GeForce GTX 1080 Ti", (6, 1), Architecture::Pascal),
+            ("Tesla V100-SXM2-16GB", (7, 0), Architecture::Volta),
+            ("Tesla T4", (7, 5), Architecture::Turing),
+            ("NVIDIA A100-SXM4-80GB", (8, 0), Architecture::Ampere),
+            ("NVIDIA GeForce RTX 3060 Laptop GPU", (8, 6), Architecture::Ampere),
+            ("NVIDIA H100 80GB HBM3", (9, 0), Architecture::Hopper),
+            ("NVIDIA B200", (10, 0), Architecture::Blackwell),
+            ("NVIDIA GeForce RTX 5090", (12, 0), Architecture::Blackwell),
+            ("Tesla K80", (3, 7), Architecture::Kepler),
+            ("NVIDIA GeForce GTX 980", (5, 2), Architecture::Maxwell),
+        ] {
+            let gpu = catalog().lookup(smi).into_iter().next().unwrap_or_else(|| panic!("{smi}"));
+            assert_eq!(gpu.compute_capability, cc(major, minor), "{smi} → {}", gpu.name);
+            assert_eq!(gpu.architecture, arch, "{smi}");
+        }
     }
 
     #[test]

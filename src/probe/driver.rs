@@ -6,6 +6,7 @@
 //! Sources, in order: `/proc/driver/nvidia/version`, then `/sys/module/nvidia/version`; library
 //! versions from the versioned file names (`libcuda.so.580.159.04`).
 
+use super::packages::PackageIndex;
 use super::problem;
 use crate::report::{DeviceNode, DriverLibrary, Evidence, Fact, KernelModule, ModuleFlavour, Origin, Report};
 use crate::system::{EntryKind, System};
@@ -21,6 +22,10 @@ pub const COMPUTE_LIBRARIES: &[&str] =
 const DRIVER_LIB_DIRS: &[&str] = &[
     "/usr/lib/x86_64-linux-gnu",
     "/usr/lib/aarch64-linux-gnu",
+    // Debian's driver packages, behind the `nvidia` alternative.
+    "/usr/lib/x86_64-linux-gnu/nvidia/current",
+    "/usr/lib/aarch64-linux-gnu/nvidia/current",
+    "/usr/lib64/nvidia",
     "/usr/lib64",
     "/usr/lib",
     "/usr/local/nvidia/lib64",
@@ -28,10 +33,11 @@ const DRIVER_LIB_DIRS: &[&str] = &[
     "/usr/lib/wsl/lib",
 ];
 
-/// Adds the driver facts of `sys` to `report`.
-pub fn probe(sys: &System, report: &mut Report) {
+/// Adds the driver facts of `sys` to `report`; `index` names the package that owns each
+/// driver library.
+pub fn probe(sys: &System, index: &PackageIndex, report: &mut Report) {
     report.driver.kernel_module = kernel_module(sys, report);
-    report.driver.libraries = driver_libraries(sys);
+    report.driver.libraries = driver_libraries(sys, index);
     report.driver.device_nodes = device_nodes(sys);
 }
 
@@ -116,7 +122,7 @@ pub fn parse_driver_library_name(file: &str) -> Option<(&'static str, DriverVers
     Some((name, version.parse().ok()?))
 }
 
-fn driver_libraries(sys: &System) -> Vec<DriverLibrary> {
+fn driver_libraries(sys: &System, index: &PackageIndex) -> Vec<DriverLibrary> {
     let mut dirs: Vec<(PathBuf, bool)> = DRIVER_LIB_DIRS.iter().map(|d| (PathBuf::from(d), false)).collect();
     for entry in sys.env("LD_LIBRARY_PATH").unwrap_or("").split(':').filter(|e| e.starts_with('/')) {
         dirs.push((PathBuf::from(entry), false));
@@ -144,14 +150,23 @@ fn driver_libraries(sys: &System) -> Vec<DriverLibrary> {
             }
             seen.push(entry.path.clone());
             let path = entry.path.display().to_string();
-            let origin = if compat {
-                Origin::Toolkit { root: dir.parent().unwrap_or(&dir).display().to_string() }
-            } else {
-                Origin::Driver
+            let mut evidence = vec![Evidence::file_name(path.clone())];
+            // dpkg lists a file under the directory it unpacked it to: the path as found, or
+            // under the link the search started from.
+            let as_listed = dir.join(&entry.name);
+            let origin = match index.owner_of_any([entry.path.as_path(), as_listed.as_path()]) {
+                Some(package) => {
+                    evidence.push(package.evidence());
+                    package.origin()
+                }
+                None if compat => {
+                    Origin::Toolkit { root: dir.parent().unwrap_or(&dir).display().to_string() }
+                }
+                None => Origin::Driver,
             };
             out.push(DriverLibrary {
                 name: name.to_string(),
-                evidence: vec![Evidence::file_name(path.clone())],
+                evidence,
                 path,
                 version: Some(version),
                 forward_compat: compat,

@@ -251,6 +251,7 @@ impl Site<'_> {
             build: None,
             details: BTreeMap::new(),
             cuda_major: None,
+            linkage: None,
         }
     }
 }

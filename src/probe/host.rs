@@ -41,6 +41,19 @@ pub fn probe(sys: &System, report: &mut Report) {
     report.host.containers = detect_containers(sys, report);
 }
 
+/// Where no file said glibc's version, the package database may: dpkg `libc6`, rpm `glibc`.
+pub fn glibc_from_packages(index: &super::packages::PackageIndex, report: &mut Report) {
+    if report.host.glibc.is_some() {
+        return;
+    }
+    let package = index.system_matching(|n| n == "libc6" || n.starts_with("libc6:") || n == "glibc").next();
+    if let Some(p) = package {
+        if let Some(v) = p.upstream_version() {
+            report.host.glibc = Some(Fact::new(v.truncated(2), p.evidence()));
+        }
+    }
+}
+
 /// The fields of os-release that matter.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct OsRelease {

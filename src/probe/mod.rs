@@ -13,6 +13,7 @@ pub mod frameworks;
 pub mod gpus;
 pub mod host;
 pub mod libraries;
+pub mod linkage;
 pub mod packages;
 pub mod python;
 pub mod toolkits;
@@ -61,11 +62,13 @@ pub fn check_with(
     // Python environments first: the pip and conda package databases live in them.
     python::probe(sys, &mut report);
     let index = packages::probe(sys, &mut report);
-    driver::probe(sys, &mut report);
+    host::glibc_from_packages(&index, &mut report);
+    driver::probe(sys, &index, &mut report);
     toolkits::probe(sys, &index, &mut report);
     libraries::probe(sys, &index, &mut report);
     cudnn::probe(sys, &index, &mut report);
     frameworks::probe(sys, &index, &mut report);
+    linkage::probe(sys, &mut report);
     let answer = match spawned {
         Ok(_) => receive.recv_timeout(timeout.saturating_sub(started.elapsed())).map_err(|e| match e {
             mpsc::RecvTimeoutError::Timeout => {

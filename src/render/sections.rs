@@ -125,7 +125,12 @@ fn host(report: &Report) -> Section {
     for db in &h.package_dbs {
         rows.push(Row::new(
             "Packages",
-            format!("{}: {} packages", db.manager.name(), db.packages),
+            format!(
+                "{}: {} package{}",
+                db.manager.name(),
+                db.packages,
+                if db.packages == 1 { "" } else { "s" }
+            ),
             db.path.clone(),
         ));
     }
@@ -391,23 +396,93 @@ fn packages(report: &Report) -> Section {
 }
 
 fn frameworks(report: &Report) -> Section {
-    let rows = report
-        .frameworks
-        .iter()
-        .map(|f| {
-            let mut value = format!("{} {}", f.package, f.version.value);
-            if let Some(c) = &f.cuda {
-                value.push_str(&format!(", CUDA {}", c.value));
+    let mut rows = Vec::new();
+    for f in &report.frameworks {
+        let mut value = format!("{} {}", f.package, f.version.value);
+        if let Some(c) = &f.cuda {
+            value.push_str(&format!(", CUDA {}", c.value));
+        }
+        if let Some(c) = &f.cudnn {
+            value.push_str(&format!(", cuDNN {}", c.value));
+        }
+        if let Some(b) = &f.build {
+            value.push_str(&format!(", build {b}"));
+        }
+        value.push_str(&format!("  in {}", f.env));
+        rows.push(Row::new(f.kind.name(), value, source_of(&f.version)));
+        if let Some(linkage) = &f.linkage {
+            // Paths inside the framework's own site-packages are shown from there.
+            let site = f.location.find("site-packages/").map(|at| &f.location[..at]);
+            let mut more = linkage_rows(linkage);
+            if let Some(prefix) = site.filter(|p| !p.is_empty()) {
+                for row in &mut more {
+                    row.value = row.value.replace(prefix, "…/");
+                }
             }
-            if let Some(c) = &f.cudnn {
-                value.push_str(&format!(", cuDNN {}", c.value));
-            }
-            if let Some(b) = &f.build {
-                value.push_str(&format!(", build {b}"));
-            }
-            value.push_str(&format!("  in {}", f.env));
-            Row::new(f.kind.name(), value, source_of(&f.version))
-        })
-        .collect();
+            rows.extend(more);
+        }
+    }
     Section { title: "Frameworks".into(), rows }
+}
+
+/// The libraries people ask about first; the rest are in `--format json` and `cudoctor inspect`.
+const KEY_LIBRARIES: &[&str] = &["libcudart.so", "libcublas.so", "libcudnn.so", "libnccl.so"];
+
+fn linkage_rows(l: &crate::report::Linkage) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for lib in &l.libraries {
+        let key = KEY_LIBRARIES.iter().any(|k| lib.name.starts_with(k));
+        let missing = lib.path.is_none() || lib.error.is_some();
+        if !key && !missing {
+            continue;
+        }
+        let value = match (&lib.real_path, &lib.error) {
+            (_, Some(error)) => format!("{}: {error}", lib.name),
+            (Some(real), None) => {
+                let version = lib.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+                format!("loads {}{version} from {real}", lib.name)
+            }
+            (None, None) => format!("{}: not found ({} places searched)", lib.name, lib.searched.len()),
+        };
+        rows.push(Row::new("", value, lib.found_by.clone().unwrap_or_default()));
+    }
+    if let Some(code) = &l.gpu_code {
+        let mut parts: Vec<String> =
+            code.cubins.iter().map(|a| format!("{}×{}", a.target, a.count)).collect();
+        if parts.is_empty() {
+            parts.push("no cubins".into());
+        }
+        let ptx =
+            if code.ptx.is_empty() { "no PTX".to_string() } else { format!("PTX {}", code.ptx.join(" ")) };
+        rows.push(Row::new("", format!("kernels {}; {ptx}", parts.join(" ")), "its .nv_fatbin"));
+    }
+    if let Some(mix) = cudnn_mix(l) {
+        rows.push(Row::new("", mix, ""));
+    }
+    for note in l.notes.iter().filter(|n| !n.contains("two cuDNN installs")) {
+        rows.push(Row::new("", format!("note: {note}"), ""));
+    }
+    rows
+}
+
+/// One line for cuDNN sub-libraries that come from another directory than the libcudnn that
+/// dlopens them: two installs mixed in one process.
+fn cudnn_mix(l: &crate::report::Linkage) -> Option<String> {
+    let dir = |p: &str| p.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
+    let main = l.libraries.iter().find(|x| x.name.starts_with("libcudnn.so"))?;
+    let main_dir = dir(main.real_path.as_deref()?);
+    let strays: Vec<&crate::report::LoadedLibrary> = l
+        .libraries
+        .iter()
+        .filter(|x| x.name.starts_with("libcudnn_"))
+        .filter(|x| x.real_path.as_deref().is_some_and(|p| dir(p) != main_dir))
+        .collect();
+    let first = strays.first()?;
+    let other_dir = dir(first.real_path.as_deref()?);
+    let version = first.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+    let how = first.found_by.clone().unwrap_or_default();
+    Some(format!(
+        "cuDNN MIXED: libcudnn.so from {main_dir}, but {} of its sub-libraries{version} from {other_dir} ({how})",
+        strays.len()
+    ))
 }

@@ -45,15 +45,19 @@ pub fn write_sections(
         let label_width = section.rows.iter().map(|r| r.label.chars().count()).max().unwrap_or(0).min(16);
         for row in &section.rows {
             let label = format!("{:<label_width$}", row.label);
-            let line = format!("  {label}  {}", shorten(&row.value));
-            if row.source.is_empty() {
-                writeln!(out, "{line}")?;
-            } else if line.chars().count() + row.source.chars().count() + 4 <= WIDTH {
-                writeln!(out, "{line}  {}", style.dim(&format!("← {}", row.source)))?;
-            } else {
-                writeln!(out, "{line}")?;
-                let indent = " ".repeat(label_width + 4);
-                writeln!(out, "{indent}{}", style.dim(&format!("← {}", row.source)))?;
+            let indent = " ".repeat(label_width + 4);
+            let lines = wrap(&shorten(&row.value), WIDTH.saturating_sub(label_width + 4).max(40));
+            let last = lines.len() - 1;
+            for (i, text) in lines.iter().enumerate() {
+                let line = if i == 0 { format!("  {label}  {text}") } else { format!("{indent}{text}") };
+                if i < last || row.source.is_empty() {
+                    writeln!(out, "{line}")?;
+                } else if line.chars().count() + row.source.chars().count() + 4 <= WIDTH {
+                    writeln!(out, "{line}  {}", style.dim(&format!("← {}", row.source)))?;
+                } else {
+                    writeln!(out, "{line}")?;
+                    writeln!(out, "{indent}{}", style.dim(&format!("← {}", row.source)))?;
+                }
             }
         }
     }
@@ -61,7 +65,25 @@ pub fn write_sections(
 }
 
 /// Values longer than this are cut in text output (JSON keeps them whole).
-const MAX_VALUE: usize = 2 * WIDTH;
+const MAX_VALUE: usize = 4 * WIDTH;
+
+/// Breaks a value into lines of at most `width` characters at spaces; a word longer than the
+/// width (a path) stays whole on its own line.
+fn wrap(value: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in value.split(' ') {
+        let current = lines.last_mut().expect("lines is never empty");
+        if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+    }
+    lines
+}
 
 fn shorten(value: &str) -> String {
     let count = value.chars().count();
