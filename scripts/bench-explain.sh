@@ -15,7 +15,7 @@ log=/tmp/cudoctor-bench-explain.log
 half=/tmp/cudoctor-bench-explain-half.log
 block=/tmp/cudoctor-bench-explain-block.log
 
-cargo build --release --quiet
+[ -x target/release/cudoctor ] && ! command -v cargo >/dev/null || cargo build --release --quiet
 bin=target/release/cudoctor
 
 # One block of ~32 MiB of noise with a few errors, repeated to the target size.

@@ -317,7 +317,6 @@ fn pip_torch_is_2_7_1_built_for_cuda_12_6() {
 }
 
 #[test]
-#[ignore = "needs probe: the cuDNN a torch wheel is built for (Framework.cudnn), from its METADATA pin `Requires-Dist: nvidia-cudnn-cu12==9.5.1.17`; it is None"]
 fn pip_torch_is_built_for_cudnn_9_5_1() {
     let r = report(PIP);
     let t = &r.frameworks[0];
