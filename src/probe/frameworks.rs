@@ -376,7 +376,7 @@ pub fn parse_exact_pins(metadata: &str) -> Vec<(String, Version)> {
         .filter_map(|l| {
             let requirement = l.split(';').next()?.trim();
             let (name, version) = requirement.split_once("==")?;
-            let name = name.trim().trim_end_matches(|c| c == '(' || c == ' ');
+            let name = name.trim().trim_end_matches(['(', ' ']);
             let version = version.trim().trim_end_matches(')').trim();
             Some((name.to_ascii_lowercase().replace('_', "-"), version.parse().ok()?))
         })
