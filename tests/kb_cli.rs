@@ -213,3 +213,41 @@ fn kb_help_teaches_with_examples() {
     let help = String::from_utf8(out.stdout).unwrap();
     assert!(help.contains("cudoctor kb torch 2.4.1"), "{help}");
 }
+
+#[test]
+fn every_answer_fits_100_columns() {
+    let queries: &[&[&str]] = &[
+        &["cuda", "8.0"],
+        &["cuda", "10.1"],
+        &["cuda", "11.8"],
+        &["cuda", "12.8"],
+        &["cuda", "13.0"],
+        &["cuda", "13.5"],
+        &["driver", "367.48"],
+        &["driver", "580.95.05"],
+        &["driver", "300.1"],
+        &["torch", "1.7"],
+        &["torch", "2.8"],
+        &["torch", "2.14.1"],
+        &["cudnn", "7.6.5"],
+        &["cudnn", "8.2.4"],
+        &["cudnn", "9.28.1"],
+        &["gpu", "A100"],
+        &["gpu", "Jetson"],
+        &["error", "700"],
+        &["dump"],
+    ];
+    for q in queries {
+        let mut args = vec!["kb"];
+        args.extend_from_slice(q);
+        ok_text(&args); // asserts the width
+    }
+}
+
+#[test]
+fn names_of_several_words_need_no_quotes() {
+    let text = ok_text(&["kb", "gpu", "RTX", "4090"]);
+    assert!(text.starts_with("NVIDIA GeForce RTX 4090  ("), "{text}");
+    let text = ok_text(&["kb", "error", "Xid", "79"]);
+    assert!(text.contains("= 79"), "{text}");
+}

@@ -84,8 +84,9 @@ pub enum KbQuery {
     ///   cudoctor kb gpu H200
     #[command(verbatim_doc_comment)]
     Gpu {
-        /// Name substring or PCI device id.
-        query: String,
+        /// Name substring or PCI device id (several words need no quotes: kb gpu RTX 4090).
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
     },
     /// A CUDA, cuDNN or NCCL error code: by number (4000, 700) or name (CUDNN_STATUS_INTERNAL_ERROR).
     ///
@@ -93,8 +94,9 @@ pub enum KbQuery {
     ///   cudoctor kb error 4000
     #[command(verbatim_doc_comment)]
     Error {
-        /// Error number or name.
-        query: String,
+        /// Error number or name (several words need no quotes: kb error Xid 79).
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
     },
     /// Every table of the knowledge base, with its sources (use --format json for scripts).
     ///
@@ -185,13 +187,18 @@ pub fn run_kb(args: &KbArgs, out: &mut dyn Write) -> Result<()> {
             }
         }
         KbQuery::Gpu { query } => {
+            let query = &query.join(" ");
             let mut found = super::gpus::catalog().lookup(query);
-            // "H200" names NVIDIA H200 itself, not also the H200 NVL: an exact name wins.
-            let exact = |n: &str| {
-                n.eq_ignore_ascii_case(query.trim())
-                    || n.eq_ignore_ascii_case(&format!("NVIDIA {}", query.trim()))
-            };
-            if let Some(i) = found.iter().position(|g| exact(&g.name)) {
+            // "H200" names NVIDIA H200 itself, not also the H200 NVL; "RTX 4090" names NVIDIA
+            // GeForce RTX 4090, not the 4090 D: a name that is or ends with the query wins.
+            let q = query.trim().to_ascii_lowercase();
+            let exact: Vec<usize> = (0..found.len())
+                .filter(|&i| {
+                    let n = found[i].name.to_ascii_lowercase();
+                    n == q || n.ends_with(&format!(" {q}"))
+                })
+                .collect();
+            if let [i] = exact[..] {
                 found = vec![found[i]];
             }
             if found.is_empty() {
@@ -208,6 +215,7 @@ pub fn run_kb(args: &KbArgs, out: &mut dyn Write) -> Result<()> {
             }
         }
         KbQuery::Error { query } => {
+            let query = &query.join(" ");
             let found = super::codes::tables().lookup(query);
             if found.is_empty() {
                 return Err(anyhow!(
@@ -554,6 +562,14 @@ fn framework_rows(
     Ok(())
 }
 
+/// `CUDA 12.6 Update 3`, `CUDA 10.1 GA`: Table 3's long labels made short for a table cell.
+fn short_label(r: &super::tables::CudaRelease) -> String {
+    match r.update {
+        0 => format!("CUDA {} GA", r.version),
+        n => format!("CUDA {} Update {n}", r.version),
+    }
+}
+
 fn capabilities(b: &super::tables::CudnnBuild) -> String {
     if !b.compute_capabilities.is_empty() {
         let mut ccs = b.compute_capabilities.clone();
@@ -738,7 +754,7 @@ fn text_torch(kb: &Kb, a: &query::TorchAnswer<'_>, out: &mut dyn Write) -> Resul
             Some(tk) => rows.push(vec![
                 "driver (toolkit)".into(),
                 format!("Linux {}, Windows {}", ge(tk.row.linux.as_ref()), ge(tk.row.windows.as_ref())),
-                format!("{} {}", tk.row.label, cites.cite(tk.cited)),
+                format!("{} {}", short_label(tk.row), cites.cite(tk.cited)),
             ]),
             None => rows.push(vec!["driver (toolkit)".into(), "not recorded".into(), String::new()]),
         }
