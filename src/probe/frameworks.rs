@@ -179,8 +179,9 @@ pub fn jaxlib_local(version: &Version) -> (Option<u32>, Option<Version>) {
             cuda = c.parse().ok();
         } else if let Some(d) = part.strip_prefix("cudnn") {
             // `89` is 8.9; `8` is 8.
-            let v = match d.len() {
-                2 => format!("{}.{}", &d[..1], &d[1..]),
+            let digits: Vec<char> = d.chars().collect();
+            let v = match digits.as_slice() {
+                [major, minor] => format!("{major}.{minor}"),
                 _ => d.to_string(),
             };
             cudnn = v.parse().ok();
