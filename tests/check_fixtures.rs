@@ -1,7 +1,8 @@
 //! `cudoctor::probe::check` on the fixtures built from real packages (see each fixture's FACTS.md
 //! and tests/fixtures/README.md): Debian's own CUDA 11.8 and driver 535 packages, a pip venv
 //! with PyPI's torch 2.7.1 for CUDA 12.6 on Ubuntu 22.04, a venv with JAX, CuPy and ONNX Runtime
-//! GPU on the cu12 wheels pip resolved for them, and an arm64 machine with no NVIDIA anything. Every assertion is a fact read from the packages themselves. Facts the probes do
+//! GPU on the cu12 wheels pip resolved for them, Debian's CPU-only torch next to Debian's CUDA, and
+//! an arm64 machine with no NVIDIA anything. Every assertion is a fact read from the packages themselves. Facts the probes do
 //! not report yet are `#[ignore]`d tests naming what is missing.
 
 use cudoctor::report::{
@@ -496,9 +497,65 @@ fn mix_one_cudnn_9_28_0_from_the_wheel() {
     assert!(r.problems.is_empty(), "{:#?}", r.problems);
 }
 
+// ---------------------------------------------------------------------------------------------
+// debian-system-torch: debian-toolkit-driver + Debian's CPU-only python3-torch 1.13.1+dfsg-4
+// ---------------------------------------------------------------------------------------------
+
+const DEBIAN_TORCH: &str = "debian-system-torch";
+
+#[test]
+fn debian_torch_is_debians_cpu_build_next_to_a_cuda_11_8_toolkit() {
+    let r = report(DEBIAN_TORCH);
+    // The toolkit and driver of debian-toolkit-driver are all there...
+    assert_eq!(r.cuda.toolkits.len(), 1);
+    assert_eq!(r.cuda.toolkits[0].root, "/usr/lib/nvidia-cuda-toolkit");
+    assert_eq!(r.driver.kernel_module.as_ref().unwrap().version.value.to_string(), "535.309.01");
+    let dpkg = r.host.package_dbs.iter().find(|d| d.manager == PackageManager::Dpkg).unwrap();
+    assert_eq!(dpkg.packages, 52);
+    // ...and torch, in the system's dist-packages, is the CPU build whose files say 1.13.0a0.
+    let env = r.host.python_envs.iter().find(|e| e.prefix == "/usr").expect("system python");
+    assert_eq!(env.kind, PythonEnvKind::System);
+    assert!(env.active);
+    assert_eq!(env.site_packages, ["/usr/lib/python3/dist-packages"]);
+    assert_eq!(r.frameworks.len(), 1, "{:#?}", r.frameworks);
+    let t = &r.frameworks[0];
+    assert_eq!(t.kind, FrameworkKind::Torch);
+    assert_eq!(t.env, "/usr");
+    assert_eq!(t.location, "/usr/lib/python3/dist-packages/torch");
+    assert_eq!(t.version.value.to_string(), "1.13.0a0");
+    assert_eq!(
+        t.version.evidence[0],
+        Evidence::file_detail("/usr/lib/python3/dist-packages/torch/version.py", "__version__")
+    );
+    assert!(t.cuda.is_none());
+    assert_eq!(t.build.as_deref(), Some("cpu"));
+    assert!(r.problems.is_empty(), "{:#?}", r.problems);
+}
+
+#[test]
+#[ignore = "needs probe: the system interpreter's version (python3.11-minimal 3.11.2-6+deb12u9, /usr/bin/python3 -> python3.11); python_version is None for the system env"]
+fn debian_torch_system_python_is_3_11() {
+    let r = report(DEBIAN_TORCH);
+    let env = r.host.python_envs.iter().find(|e| e.prefix == "/usr").expect("system python");
+    let v = env.python_version.as_ref().expect("a version");
+    assert_eq!((v.major(), v.minor()), (3, 11));
+}
+
+#[test]
+#[ignore = "needs probe: a framework installed by dpkg (python3-torch 1.13.1+dfsg-4, whose own files say 1.13.0a0) should carry the dpkg package in its evidence; it names only the egg-info"]
+fn debian_torch_names_its_dpkg_package() {
+    let r = report(DEBIAN_TORCH);
+    let t = &r.frameworks[0];
+    assert!(
+        t.version.evidence.iter().any(|e| matches!(e, Evidence::Package { manager: PackageManager::Dpkg, package, .. } if package == "python3-torch")),
+        "{:?}",
+        t.version.evidence
+    );
+}
+
 #[test]
 fn every_fixture_is_small_and_documented() {
-    for name in [DEBIAN, PIP, NO_GPU, MIX] {
+    for name in [DEBIAN, PIP, NO_GPU, MIX, DEBIAN_TORCH] {
         let dir = fixture_dir(name);
         assert!(Path::new(&format!("{dir}/FACTS.md")).is_file(), "{name}/FACTS.md");
         assert!(Path::new(&format!("{dir}/env")).is_file(), "{name}/env");
