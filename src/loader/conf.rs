@@ -233,12 +233,31 @@ pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Stalene
         let Ok(entries) = sys.read_dir(&c.dir) else { continue };
         let dir_str = usr_form(&c.dir, merged).display().to_string();
         let real_str = usr_form(&real, merged).display().to_string();
+        let known_here = |name: &str| {
+            known.contains(&(dir_str.clone(), name)) || known.contains(&(real_str.clone(), name))
+        };
+        // The files the cache entries of this directory lead to: another name of an indexed
+        // library (`libXaw7.so.7` for the SONAME `libXaw.so.7`) is covered by them.
+        let targets: BTreeSet<PathBuf> = cache
+            .entries
+            .iter()
+            .filter(|e| {
+                let d = usr_form(Path::new(&e.path).parent().unwrap_or(Path::new("/")), merged);
+                d.display().to_string() == dir_str || d.display().to_string() == real_str
+            })
+            .filter_map(|e| sys.resolve(Path::new(&e.path)).ok().map(|r| r.path))
+            .collect();
         let mut missing: Vec<String> = Vec::new();
         for e in entries.iter().filter(|e| e.name.starts_with("lib") && e.name.contains(".so")) {
+            if known_here(&e.name) {
+                continue;
+            }
+            if sys.resolve(&e.path).is_ok_and(|r| targets.contains(&r.path)) {
+                continue;
+            }
+            // Only files the cache does not cover are opened, to learn their SONAME.
             let Some(key) = cache_key(sys, e) else { continue };
-            let known_here = known.contains(&(dir_str.clone(), key.as_str()))
-                || known.contains(&(real_str.clone(), key.as_str()));
-            if !known_here && !missing.contains(&key) {
+            if !known_here(&key) && !missing.contains(&key) {
                 missing.push(key);
             }
         }
