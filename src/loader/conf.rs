@@ -236,23 +236,30 @@ pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Stalene
         let known_here = |name: &str| {
             known.contains(&(dir_str.clone(), name)) || known.contains(&(real_str.clone(), name))
         };
-        // The files the cache entries of this directory lead to: another name of an indexed
-        // library (`libXaw7.so.7` for the SONAME `libXaw.so.7`) is covered by them.
-        let targets: BTreeSet<PathBuf> = cache
-            .entries
-            .iter()
-            .filter(|e| {
-                let d = usr_form(Path::new(&e.path).parent().unwrap_or(Path::new("/")), merged);
-                d.display().to_string() == dir_str || d.display().to_string() == real_str
-            })
-            .filter_map(|e| sys.resolve(Path::new(&e.path)).ok().map(|r| r.path))
-            .collect();
+        // Links of this directory by the file name they point to (same-directory targets): a
+        // file is covered when a name of it is in the cache (`libXaw.so.7` covers
+        // `libXaw7.so.7.0.0` and its other link `libXaw7.so.7`). One readlink per link.
+        let mut links_to: std::collections::BTreeMap<String, Vec<&str>> = std::collections::BTreeMap::new();
+        for e in entries.iter().filter(|e| e.kind == crate::system::EntryKind::Symlink) {
+            if let Ok(t) = sys.read_link(&e.path) {
+                if t.components().count() == 1 {
+                    links_to.entry(t.display().to_string()).or_default().push(&e.name);
+                }
+            }
+        }
+        let covered_file =
+            |file: &str| links_to.get(file).is_some_and(|names| names.iter().any(|n| known_here(n)));
         let mut missing: Vec<String> = Vec::new();
         for e in entries.iter().filter(|e| e.name.starts_with("lib") && e.name.contains(".so")) {
             if known_here(&e.name) {
                 continue;
             }
-            if sys.resolve(&e.path).is_ok_and(|r| targets.contains(&r.path)) {
+            let target = if e.kind == crate::system::EntryKind::Symlink {
+                sys.read_link(&e.path).ok().map(|t| t.display().to_string())
+            } else {
+                Some(e.name.clone())
+            };
+            if target.as_deref().is_some_and(|t| covered_file(t) || known_here(t)) {
                 continue;
             }
             // Only files the cache does not cover are opened, to learn their SONAME.
