@@ -16,6 +16,7 @@ pub mod rank;
 pub mod render;
 pub mod scan;
 
+use crate::kb::codes::CodeTable;
 use crate::report::Report;
 use crate::version::{ComputeCapability, CudaVersion, Version};
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -195,9 +196,17 @@ pub struct ArchSupport {
     pub min_cudnn: Version,
 }
 
+#[derive(Deserialize, Default)]
+struct Prefilter {
+    #[serde(default)]
+    anchors: Vec<String>,
+}
+
 #[derive(Deserialize)]
 struct RawTable {
     signature: Vec<Signature>,
+    #[serde(default)]
+    prefilter: Prefilter,
     #[serde(default)]
     gpu: Vec<GpuFamily>,
     #[serde(default)]
@@ -232,6 +241,78 @@ pub enum TableError {
     },
 }
 
+/// The candidate-line search: Teddy over the anchors when possible, else an automaton.
+pub enum FastSearch {
+    /// SIMD packed searchers (Teddy), one per group of at most [`ANCHOR_GROUP`] anchors: Teddy
+    /// slows down sharply past 32 patterns, so two small searchers beat one large one.
+    Packed(Vec<aho_corasick::packed::Searcher>),
+    /// Automaton fallback (no SIMD on this CPU).
+    Automaton(AhoCorasick),
+}
+
+/// Anchors per SIMD searcher.
+pub const ANCHOR_GROUP: usize = 32;
+
+impl FastSearch {
+    fn new(anchors: &[String]) -> Result<FastSearch, aho_corasick::BuildError> {
+        let packed: Option<Vec<_>> =
+            anchors.chunks(ANCHOR_GROUP).map(|g| aho_corasick::packed::Searcher::new(g.iter())).collect();
+        match packed {
+            Some(p) if !p.is_empty() => Ok(FastSearch::Packed(p)),
+            _ => Ok(FastSearch::Automaton(
+                AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(anchors)?,
+            )),
+        }
+    }
+
+    /// Start of the first anchor at or after `from`.
+    pub fn find_from(&self, hay: &[u8], from: usize) -> Option<usize> {
+        match self {
+            FastSearch::Packed(ps) => {
+                ps.iter().filter_map(|p| p.find(&hay[from..]).map(|m| from + m.start())).min()
+            }
+            FastSearch::Automaton(a) => {
+                a.find(aho_corasick::Input::new(hay).range(from..)).map(|m| m.start())
+            }
+        }
+    }
+
+    /// The starts of every line of `buf` holding an anchor, in order. Each searcher runs once over
+    /// the buffer, skipping to the next line after a hit.
+    pub fn candidate_lines(&self, buf: &[u8]) -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut collect = |find: &dyn Fn(usize) -> Option<usize>| {
+            let mut pos = 0;
+            while pos < buf.len() {
+                let Some(hit) = find(pos) else { break };
+                let start = memchr::memrchr(b'\n', &buf[..hit]).map_or(0, |i| i + 1);
+                starts.push(start);
+                pos = memchr::memchr(b'\n', &buf[hit..]).map_or(buf.len(), |i| hit + i + 1);
+            }
+        };
+        match self {
+            FastSearch::Packed(ps) => {
+                for p in ps {
+                    collect(&|from| p.find(&buf[from..]).map(|m| from + m.start()));
+                }
+                if ps.len() > 1 {
+                    starts.sort_unstable();
+                    starts.dedup();
+                }
+            }
+            FastSearch::Automaton(a) => {
+                collect(&|from| a.find(aho_corasick::Input::new(buf).range(from..)).map(|m| m.start()))
+            }
+        }
+        starts
+    }
+
+    /// True when this uses the SIMD searcher.
+    pub fn is_packed(&self) -> bool {
+        matches!(self, FastSearch::Packed(_))
+    }
+}
+
 /// The signature table, compiled for matching.
 pub struct SignatureTable {
     /// The signatures, in file order.
@@ -240,8 +321,10 @@ pub struct SignatureTable {
     pub gpus: Vec<GpuFamily>,
     /// Architecture support.
     pub arch: Vec<ArchSupport>,
-    /// Leftmost-first automaton over every literal: finds candidate lines fast.
-    pub(crate) fast: AhoCorasick,
+    /// Finds candidate lines fast (anchors every literal contains).
+    pub fast: FastSearch,
+    /// How many anchors the fast search uses.
+    pub anchor_count: usize,
     /// Overlapping automaton over the same literals: all signatures a candidate line may match.
     all: AhoCorasick,
     /// Literal index → signatures using it.
@@ -310,12 +393,23 @@ impl SignatureTable {
                 codes.entry((family.to_string(), n)).or_insert(i);
             }
         }
-        let fast = AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(&literals)?;
+        // The fast pass only needs candidate lines: it looks for a few anchors that every literal
+        // contains, with the SIMD (Teddy) searcher when there are at most 64 of them; candidate
+        // lines are then checked against the full literals.
+        let mut anchors: Vec<String> = raw.prefilter.anchors.clone();
+        for lit in &literals {
+            if !anchors.iter().any(|a| lit.contains(a.as_str())) {
+                anchors.push(lit.clone());
+            }
+        }
+        anchors.retain(|a| !a.is_empty());
+        let fast = FastSearch::new(&anchors)?;
         let all = AhoCorasick::builder().match_kind(MatchKind::Standard).build(&literals)?;
         Ok(SignatureTable {
             signatures: raw.signature,
             gpus: raw.gpu,
             arch: raw.arch,
+            anchor_count: anchors.len(),
             fast,
             all,
             literal_owners,
@@ -334,9 +428,9 @@ impl SignatureTable {
         self.codes.get(&(family.to_string(), code)).copied()
     }
 
-    /// True when the line holds any literal (the fast prefilter).
+    /// True when the line holds an anchor (the fast prefilter).
     pub fn is_candidate(&self, line: &[u8]) -> bool {
-        self.fast.is_match(line)
+        self.fast.find_from(line, 0).is_some()
     }
 
     /// The best signature for one line, if any.
@@ -528,7 +622,10 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
                 first_line: o.first_line,
                 count: o.count,
                 line: o.line.clone(),
-                code: o.code.map(|c| name_code(&t.signatures[o.matched], sig, c)),
+                code: o
+                    .code
+                    .map(|c| name_code(&t.signatures[o.matched], sig, c))
+                    .or_else(|| ev.xid.map(name_xid)),
                 meaning: sig.meaning.clone(),
                 evidence: ev,
                 causes,
@@ -553,26 +650,45 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
     out
 }
 
-/// Names a numeric status captured by `matched` and resolved to `resolved`.
+/// The knowledge-base code table of a signature code family (`cudnn` → cuDNN 7/8 numbering).
+pub fn code_table(family: &str) -> Option<CodeTable> {
+    Some(match family {
+        "cudnn" => CodeTable::Cudnn8,
+        "cudnn9" => CodeTable::Cudnn9,
+        "cudart" => CodeTable::CudaRuntime,
+        "cuda_driver" => CodeTable::CudaDriver,
+        "cublas" => CodeTable::Cublas,
+        "nccl" => CodeTable::Nccl,
+        "nvml" => CodeTable::Nvml,
+        "xid" => CodeTable::Xid,
+        _ => return None,
+    })
+}
+
+/// Names a numeric status captured by `matched` (whose `redirect` lists the families it may
+/// belong to) and explained by `resolved`, from the knowledge base's code tables.
 fn name_code(matched: &Signature, resolved: &Signature, code: u64) -> String {
-    let family = matched
-        .redirect
-        .iter()
-        .find(|f| resolved.codes.iter().any(|c| c == &format!("{f}:{code}")))
-        .map(String::as_str);
-    let status = resolved.literals.first().map(String::as_str).unwrap_or("");
-    match family {
-        Some("cudnn") => format!("cuDNN status {code} = {status} (cuDNN 7/8 numbering)"),
-        Some("cudnn9") => format!("cuDNN status {code} = {status} (cuDNN 9 numbering)"),
-        Some("cudart") => format!("cudaError_t {code} = {}", resolved.title),
-        Some(other) => format!("{other} status {code} = {}", resolved.title),
-        None if matched.redirect.iter().any(|f| f.starts_with("cudnn")) => {
-            format!("cuDNN status {code} (not a status cudoctor knows)")
-        }
-        None if matched.redirect.iter().any(|f| f == "cudart") => {
-            format!("cudaError_t {code} (not an error cudoctor knows)")
-        }
-        None => format!("status {code}"),
+    let codes = crate::kb::codes::tables();
+    // The family in which the resolved signature owns the code, else the first family where the
+    // knowledge base knows the number.
+    let owned = matched.redirect.iter().find(|f| resolved.codes.iter().any(|c| c == &format!("{f}:{code}")));
+    let family = owned.or_else(|| {
+        matched.redirect.iter().find(|f| code_table(f).is_some_and(|t| codes.get(t, code as i64).is_some()))
+    });
+    match family.and_then(|f| code_table(f)) {
+        Some(table) => match codes.get(table, code as i64) {
+            Some(entry) => format!("{} {code} = {}: {}", table.title(), entry.name, entry.description),
+            None => format!("{} {code}", table.title()),
+        },
+        None => format!("status {code} (not in cudoctor's code tables)"),
+    }
+}
+
+/// Names an Xid number from the knowledge base.
+fn name_xid(xid: u32) -> String {
+    match crate::kb::codes::tables().get(CodeTable::Xid, i64::from(xid)) {
+        Some(entry) => format!("Xid {xid} = {}: {}", entry.name, entry.description),
+        None => format!("Xid {xid} (not in cudoctor's Xid table)"),
     }
 }
 
@@ -590,6 +706,61 @@ mod tests {
             assert!((0.5..=1.5).contains(&total), "{} weights sum to {total}", sig.id);
         }
         assert!(!t.gpus.is_empty() && !t.arch.is_empty());
+    }
+
+    #[test]
+    fn every_literal_holds_an_anchor_and_the_simd_search_is_used() {
+        let t = table();
+        assert!(
+            t.anchor_count <= 2 * ANCHOR_GROUP,
+            "{} anchors: keep them to two SIMD searchers",
+            t.anchor_count
+        );
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("ssse3") {
+            assert!(t.fast.is_packed());
+        }
+        for sig in &t.signatures {
+            for lit in &sig.literals {
+                assert!(t.is_candidate(lit.as_bytes()), "{}: {lit:?} has no anchor", sig.id);
+            }
+        }
+    }
+
+    #[test]
+    fn every_numeric_code_agrees_with_the_knowledge_base_tables() {
+        let codes = crate::kb::codes::tables();
+        for sig in signatures() {
+            for code in &sig.codes {
+                let (family, n) = code.split_once(':').unwrap();
+                let table =
+                    code_table(family).unwrap_or_else(|| panic!("{}: unknown family {family}", sig.id));
+                let entry = codes
+                    .get(table, n.parse().unwrap())
+                    .unwrap_or_else(|| panic!("{}: {code} is not in the {} table", sig.id, table.title()));
+                let named = sig
+                    .literals
+                    .iter()
+                    .any(|l| entry.name.starts_with(l.as_str()) || l.contains(&entry.name));
+                let aliased =
+                    entry.aliases.iter().any(|a| sig.literals.iter().any(|l| a.starts_with(l.as_str())));
+                assert!(named || aliased, "{}: {code} is {} in the knowledge base", sig.id, entry.name);
+            }
+        }
+    }
+
+    #[test]
+    fn numbers_are_named_from_the_knowledge_base() {
+        let r = scan::scan_bytes(b"Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)", table());
+        let e = explain(&r, None);
+        assert!(e[0].code.as_deref().unwrap().contains("4 = CUDNN_STATUS_INTERNAL_ERROR"), "{:?}", e[0].code);
+        let r = scan::scan_bytes(
+            b"NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+            table(),
+        );
+        let e = explain(&r, None);
+        assert_eq!(e[0].signature, "xid-fallen-off-bus");
+        assert!(e[0].code.as_deref().unwrap().starts_with("Xid 79 = "), "{:?}", e[0].code);
     }
 
     #[test]

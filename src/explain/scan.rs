@@ -4,12 +4,11 @@
 //! (each with its first line, a little context after it, and a count).
 
 use super::{LineMatch, SignatureTable};
-use aho_corasick::Input;
 use std::collections::HashMap;
 use std::io::{self, Read};
 
 /// Bytes read per chunk. A line longer than this is cut in pieces.
-const CHUNK: usize = 8 << 20;
+const CHUNK: usize = 1 << 20;
 /// At most this many distinct errors are kept; later new ones are dropped (counts go on).
 const MAX_DISTINCT: usize = 1000;
 /// Lines after a first occurrence kept as context for evidence.
@@ -81,18 +80,17 @@ impl<'t> Scanner<'t> {
 
     /// Processes a chunk made of whole lines (the last one may lack its newline).
     fn chunk(&mut self, buf: &[u8]) {
-        let mut pos = 0;
-        // Context for errors found at the end of the previous chunk.
-        while !self.pending.is_empty() && pos < buf.len() {
-            let (line, next) = line_at(buf, pos);
+        // Context for errors found at the end of the previous chunk (these lines are still
+        // searched below: a context line may hold an error of its own).
+        let mut ctx = 0;
+        while !self.pending.is_empty() && ctx < buf.len() {
+            let (line, next) = line_at(buf, ctx);
             self.feed_context(line);
-            pos = next;
+            ctx = next;
         }
         let mut counted_to = 0;
         let mut newlines = self.lines_before;
-        while pos < buf.len() {
-            let Some(m) = self.table.fast.find(Input::new(buf).range(pos..)) else { break };
-            let start = memchr::memrchr(b'\n', &buf[..m.start()]).map_or(0, |i| i + 1);
+        for start in self.table.fast.candidate_lines(buf) {
             let (line, next) = line_at(buf, start);
             newlines += count_newlines(&buf[counted_to..start]);
             counted_to = start;
@@ -108,7 +106,6 @@ impl<'t> Scanner<'t> {
                     wanted -= 1;
                 }
             }
-            pos = next;
         }
         self.lines_before = newlines + count_newlines(&buf[counted_to..]);
         if buf.last().is_some_and(|&b| b != b'\n') {
@@ -168,16 +165,7 @@ fn line_at(buf: &[u8], start: usize) -> (&[u8], usize) {
 }
 
 fn count_newlines(bytes: &[u8]) -> u64 {
-    // Counted in blocks with a byte-wide accumulator: compiles to vector compares.
-    let mut total = 0u64;
-    for block in bytes.chunks(255 * 16) {
-        let mut n = 0u32;
-        for &b in block {
-            n += u32::from(b == b'\n');
-        }
-        total += u64::from(n);
-    }
-    total
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// A line as text: invalid UTF-8 replaced, control characters dropped, cut to [`LINE_KEEP`] bytes.
@@ -323,6 +311,20 @@ mod tests {
         assert_eq!(ids(&r), ["torch-arch-not-compatible"]);
         assert!(r.occurrences[0].context.contains("supports CUDA capabilities sm_50"));
         assert_eq!(r.occurrences[0].key, "sm_120");
+    }
+
+    #[test]
+    fn an_error_in_the_context_lines_after_a_chunk_boundary_is_still_found() {
+        let mut log = b"RuntimeError: No CUDA GPUs are available\n".to_vec();
+        let cut = log.len();
+        log.extend_from_slice(b"ImportError: libcudnn.so.8: cannot open shared object file\n");
+        let mut s = Scanner::new(table());
+        s.chunk(&log[..cut]);
+        s.chunk(&log[cut..]);
+        let r = s.result;
+        assert_eq!(ids(&r), ["torch-no-cuda-gpus", "loader-libcudnn-missing"]);
+        assert!(r.occurrences[0].context.contains("libcudnn.so.8"));
+        assert_eq!(r.occurrences[1].first_line, 2);
     }
 
     #[test]

@@ -1,0 +1,118 @@
+//! `cudoctor explain` end to end: the binary on an argument, a file (CRLF, invalid UTF-8, gzip),
+//! standard input, and with another machine's saved report.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn cudoctor(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cudoctor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or_default()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const LOG: &[u8] = b"Epoch 1/10: 100%|##########| 500/500 [01:02<00:00, loss=0.231]\r\n\
+\xff\xfe not utf-8 \x80\r\n\
+E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime CuDNN library: 8.7.0 but source was compiled with: 8.9.4.  CuDNN library needs to have matching major version and equal or higher minor version.\r\n\
+step 2 loss 0.2\r\n\
+tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution algorithm. This is probably because cuDNN failed to initialize\r\n\
+tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution algorithm. This is probably because cuDNN failed to initialize\r\n";
+
+#[test]
+fn a_log_file_gives_each_error_once_first_error_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("train.log");
+    fs_err::write(&path, LOG).unwrap();
+    let v = json(&cudoctor(&["explain", "--no-check", "--format", "json", path.to_str().unwrap()], None));
+    assert_eq!(v["lines"], 6);
+    let errors = v["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 2);
+    assert_eq!(errors[0]["signature"], "tf-cudnn-runtime-mismatch");
+    assert_eq!(errors[0]["first_line"], 3);
+    assert_eq!(errors[0]["causes"][0]["category"], "cudnn_version_mismatch");
+    assert_eq!(errors[0]["evidence"]["cudnn_runtime"], "8.7.0");
+    assert_eq!(errors[1]["signature"], "tf-conv-algorithm");
+    assert_eq!(errors[1]["count"], 2);
+}
+
+#[test]
+fn gzip_logs_and_standard_input_are_read() {
+    use flate2::write::GzEncoder;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("train.log.gz");
+    let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(LOG).unwrap();
+    fs_err::write(&path, enc.finish().unwrap()).unwrap();
+    let from_gz =
+        json(&cudoctor(&["explain", "--no-check", "--format", "json", path.to_str().unwrap()], None));
+    let from_stdin = json(&cudoctor(&["explain", "--no-check", "--format", "json", "-"], Some(LOG)));
+    assert_eq!(from_gz["errors"], from_stdin["errors"]);
+    assert_eq!(from_stdin["input"], "standard input");
+    assert_eq!(from_stdin["errors"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_message_argument_is_explained_in_text_and_markdown() {
+    let msg = "RuntimeError: CUDA error: device-side assert triggered";
+    let out = cudoctor(&["explain", "--no-check", msg], None);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("device-side assertion failed"), "{text}");
+    assert!(text.contains("1. user_code_bug"), "{text}");
+    let out = cudoctor(&["explain", "--no-check", "--format", "markdown", msg], None);
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("| 1 | `user_code_bug` |"), "{md}");
+}
+
+#[test]
+fn text_without_a_known_error_says_so() {
+    let out = cudoctor(&["explain", "--no-check", "all good here"], None);
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap().contains("No known GPU/CUDA error"));
+}
+
+#[test]
+fn another_machines_report_ranks_the_causes() {
+    use cudoctor::report::{Evidence, Fact, Gpu, GpuProcess, Report};
+    let mut r = Report::new("/", true);
+    r.gpus.devices.push(Gpu {
+        name: Some("NVIDIA A100-SXM4-80GB".into()),
+        memory_total_mib: Some(81_920),
+        memory_used_mib: Some(80_000),
+        processes: vec![GpuProcess {
+            pid: 7,
+            name: Some("vllm".into()),
+            used_mib: Some(79_000),
+            kind: "compute".into(),
+        }],
+        visible: true,
+        evidence: vec![Evidence::api("nvmlDeviceGetMemoryInfo")],
+        ..Gpu::default()
+    });
+    r.driver.cuda_supported = Some(Fact::new("12.8".parse().unwrap(), Evidence::api("cuDriverGetVersion")));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.json");
+    fs_err::write(&path, serde_json::to_vec(&r).unwrap()).unwrap();
+    let msg = "failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED";
+    let v = json(&cudoctor(&["explain", "--report", path.to_str().unwrap(), "--format", "json", msg], None));
+    let top = &v["errors"][0]["causes"][0];
+    assert_eq!(top["category"], "oom");
+    assert!(top["facts"][0].as_str().unwrap().contains("vllm (pid 7)"));
+    assert!(v["facts"].as_str().unwrap().contains("other.json"));
+
+    fs_err::write(&path, b"{ not a report").unwrap();
+    let out = cudoctor(&["explain", "--report", path.to_str().unwrap(), msg], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a cudoctor check JSON report"));
+}
