@@ -155,6 +155,7 @@ fn inspect_file(sys: &System, path: &Path, gpus: &[(ComputeCapability, String)])
         }
     };
     let mut loader = Loader::new(sys, target);
+    let preloaded = loader.load_ld_preload();
     if let Ok(root) = loader.load_path(path, None) {
         if facts.as_ref().is_ok_and(|f| f.elf.kind == ObjectKind::Executable) {
             loader.set_main(root);
@@ -164,7 +165,8 @@ fn inspect_file(sys: &System, path: &Path, gpus: &[(ComputeCapability, String)])
                 report.error = Some(format!("{} — {why}", report.error.take().unwrap_or_default()));
             }
         }
-        report.resolutions = load_with_dlopens(&mut loader, root);
+        report.resolutions = preloaded;
+        report.resolutions.extend(load_with_dlopens(&mut loader, root));
         report.cuda_runtime = loader
             .objects
             .iter()
@@ -403,6 +405,7 @@ fn short(p: &str) -> String {
 fn render_resolution(r: &Resolution, root: &str, width: usize, out: &mut dyn Write) -> io::Result<()> {
     let how = match r.request {
         Request::Needed if r.requested_by == root => String::new(),
+        Request::Needed if r.requested_by == "LD_PRELOAD" => ", LD_PRELOAD".to_string(),
         Request::Needed => format!(", needed by {}", short(&r.requested_by)),
         Request::Dlopen => format!(", dlopened by {}", short(&r.requested_by)),
     };

@@ -456,3 +456,22 @@ fn pytorch_preloads_a_cuda_library_the_loader_cannot_find_from_the_nvidia_wheels
     assert_eq!(lib.path.as_deref(), Some(format!("{site}/nvidia/cublas/lib/libcublas.so.1").as_str()));
     assert!(matches!(&lib.step, Some(Step::Preload { by }) if by.contains("_preload_cuda_deps")), "{lib:#?}");
 }
+
+#[test]
+fn ld_preload_wins_over_every_search_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    let a = dep(r, "/app/rp", "dep", 1);
+    dep(r, "/pre", "dep", 2);
+    user(r, "/app/libuser.so", &[&a], &["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/rp"]);
+    let mut env = BTreeMap::new();
+    env.insert("LD_PRELOAD".to_string(), "/pre/libdep.so.1".to_string());
+    let sys = System::at_root(r, env);
+    let mut loader = Loader::new(&sys, Target::X86_64);
+    let pre = loader.load_ld_preload();
+    assert_eq!(pre[0].found_path(), Some("/pre/libdep.so.1"));
+    let top = loader.load_path(Path::new("/app/libuser.so"), None).unwrap();
+    let res = loader.load_needed_tree(top);
+    let (path, step) = found(find(&res, "libdep.so.1"));
+    assert_eq!((path.as_str(), step), ("/pre/libdep.so.1", Step::AlreadyLoaded));
+}

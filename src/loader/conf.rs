@@ -233,12 +233,38 @@ pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Stalene
         let Ok(entries) = sys.read_dir(&c.dir) else { continue };
         let dir_str = usr_form(&c.dir, merged).display().to_string();
         let real_str = usr_form(&real, merged).display().to_string();
+        let known_here = |name: &str| {
+            known.contains(&(dir_str.clone(), name)) || known.contains(&(real_str.clone(), name))
+        };
+        // Links of this directory by the file name they point to (same-directory targets): a
+        // file is covered when a name of it is in the cache (`libXaw.so.7` covers
+        // `libXaw7.so.7.0.0` and its other link `libXaw7.so.7`). One readlink per link.
+        let mut links_to: std::collections::BTreeMap<String, Vec<&str>> = std::collections::BTreeMap::new();
+        for e in entries.iter().filter(|e| e.kind == crate::system::EntryKind::Symlink) {
+            if let Ok(t) = sys.read_link(&e.path) {
+                if t.components().count() == 1 {
+                    links_to.entry(t.display().to_string()).or_default().push(&e.name);
+                }
+            }
+        }
+        let covered_file =
+            |file: &str| links_to.get(file).is_some_and(|names| names.iter().any(|n| known_here(n)));
         let mut missing: Vec<String> = Vec::new();
         for e in entries.iter().filter(|e| e.name.starts_with("lib") && e.name.contains(".so")) {
+            if known_here(&e.name) {
+                continue;
+            }
+            let target = if e.kind == crate::system::EntryKind::Symlink {
+                sys.read_link(&e.path).ok().map(|t| t.display().to_string())
+            } else {
+                Some(e.name.clone())
+            };
+            if target.as_deref().is_some_and(|t| covered_file(t) || known_here(t)) {
+                continue;
+            }
+            // Only files the cache does not cover are opened, to learn their SONAME.
             let Some(key) = cache_key(sys, e) else { continue };
-            let known_here = known.contains(&(dir_str.clone(), key.as_str()))
-                || known.contains(&(real_str.clone(), key.as_str()));
-            if !known_here && !missing.contains(&key) {
+            if !known_here(&key) && !missing.contains(&key) {
                 missing.push(key);
             }
         }

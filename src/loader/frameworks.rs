@@ -376,7 +376,7 @@ pub fn framework_cuda(sys: &System, location: &Path) -> Option<CudaLinkage> {
     let target = facts.as_ref().map(|f| Target::of(&f.elf)).unwrap_or(Target::X86_64);
     let mut loader = Loader::new(sys, target);
     let mut notes = Vec::new();
-    let mut resolutions = Vec::new();
+    let mut resolutions = loader.load_ld_preload();
     for p in &preloads {
         match loader.load_path(p, None) {
             Ok(i) => resolutions.extend(load_with_dlopens(&mut loader, i)),

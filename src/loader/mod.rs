@@ -646,6 +646,43 @@ impl<'a> Loader<'a> {
         res
     }
 
+    /// Loads what `LD_PRELOAD` names (before anything else, as glibc does: a later need of the
+    /// same name or SONAME then finds it already loaded). Returns their resolutions, requested
+    /// by `LD_PRELOAD`.
+    pub fn load_ld_preload(&mut self) -> Vec<Resolution> {
+        let Some(list) = self.sys.env("LD_PRELOAD").map(str::to_string) else { return Vec::new() };
+        let mut out = Vec::new();
+        for name in list.split([' ', ':']).filter(|n| !n.is_empty()) {
+            let mut res = if name.contains('/') {
+                let mut res = Resolution {
+                    name: name.to_string(),
+                    requested_by: String::new(),
+                    request: Request::Needed,
+                    outcome: Outcome::NotFound,
+                    tried: Vec::new(),
+                    notes: Vec::new(),
+                };
+                match self.load_path(Path::new(name), None) {
+                    Ok(i) => {
+                        res.outcome = Outcome::Found {
+                            path: name.to_string(),
+                            real_path: self.objects[i].real_path.clone(),
+                            step: Step::Path,
+                            object: i,
+                        }
+                    }
+                    Err(e) => res.notes.push(e),
+                }
+                res
+            } else {
+                self.request(name, None, Request::Needed)
+            };
+            res.requested_by = "LD_PRELOAD".into();
+            out.push(res);
+        }
+        out
+    }
+
     /// Loads the `DT_NEEDED` tree of object `root`, breadth first as glibc does, and returns
     /// every resolution in order. Names already resolved are not repeated.
     pub fn load_needed_tree(&mut self, root: usize) -> Vec<Resolution> {
