@@ -15,7 +15,10 @@ log=/tmp/cudoctor-bench-explain.log
 half=/tmp/cudoctor-bench-explain-half.log
 block=/tmp/cudoctor-bench-explain-block.log
 
-[ -n "${SKIP_BUILD:-}" ] || cargo build --release --quiet
+# SKIP_BUILD=1, or no cargo on this machine: use the release binary as it is.
+if [ -z "${SKIP_BUILD:-}" ] && command -v cargo >/dev/null; then
+    cargo build --release --quiet
+fi
 bin=target/release/cudoctor
 
 # One block of ~32 MiB of noise with a few errors, repeated to the target size.

@@ -36,6 +36,19 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     Check(CheckArgs),
 
+    /// Look up the knowledge base: which driver a CUDA toolkit or PyTorch build needs, which
+    /// cuDNN goes with which CUDA, what a driver runs. Every answer names its public source.
+    ///
+    /// Examples:
+    ///   cudoctor kb cuda 12.4             drivers, cuDNN and framework builds for CUDA 12.4
+    ///   cudoctor kb driver 535.104.05     what this driver runs (CUDA, PyTorch builds)
+    ///   cudoctor kb torch 2.4.1           builds, cuDNN/NCCL pins, arch lists, drivers, pip command
+    ///   cudoctor kb cudnn 8.9.7           toolkits, drivers, GPUs, sonames of a cuDNN release
+    ///   cudoctor kb gpu H200              device ids, compute capability, cuDNN/PyTorch coverage
+    ///   cudoctor kb error 4000            what an error number or name means, in every library
+    ///   cudoctor kb dump --format json    every table, for scripts
+    #[command(verbatim_doc_comment)]
+    Kb(crate::kb::cli::KbArgs),
     /// Show which library files a program or shared library really loads here, and which GPU
     /// architectures its CUDA kernels were built for.
     ///

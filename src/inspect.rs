@@ -172,7 +172,8 @@ fn inspect_file(sys: &System, path: &Path, gpus: &[(ComputeCapability, String)])
             .find(|n| n.starts_with("libcudart.so."))
             .cloned();
         report.missing_versions = find_missing_versions(&loader);
-        report.warnings = crate::loader::frameworks::cudnn_mixes(&report.resolutions);
+        report.warnings =
+            crate::loader::frameworks::cudnn_mixes(&report.resolutions, report.real_path.as_deref());
     }
     if let Ok(f) = facts {
         if let Some(fb) = &f.fatbin {
@@ -344,12 +345,13 @@ fn render_file(f: &FileReport, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     if let Some(g) = &f.gpu_code {
-        let total: usize = g.summary.cubins.iter().map(|(_, n)| n).sum::<usize>() + g.summary.ptx.len();
+        let cubins_total: usize = g.summary.cubins.iter().map(|(_, n)| n).sum();
         writeln!(
             out,
-            "  GPU code: {} containers, {} cubins, {} compressed entries",
+            "  GPU code: {} entries in {} containers ({cubins_total} cubins, {} PTX), {} compressed",
+            g.summary.entries,
             g.containers,
-            total - g.summary.ptx.len(),
+            g.summary.entries - cubins_total,
             g.summary.compressed
         )?;
         let cubins: Vec<String> = g.summary.cubins.iter().map(|(t, n)| format!("{t} ×{n}")).collect();

@@ -12,6 +12,7 @@ fn main() -> ExitCode {
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match &cli.command {
         Command::Check(args) => cudoctor::cli::run_check(args, &mut out),
+        Command::Kb(args) => cudoctor::kb::cli::run_kb(args, &mut out),
         Command::Inspect(args) => cudoctor::inspect::run(args, &mut out),
         Command::Explain(args) => cudoctor::explain::command::run_explain(args, &mut out),
     };

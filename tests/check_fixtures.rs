@@ -1,7 +1,7 @@
 //! `cudoctor::probe::check` on the fixtures built from real packages (see each fixture's FACTS.md
 //! and tests/fixtures/README.md): Debian's own CUDA 11.8 and driver 535 packages, a pip venv
-//! with PyPI's torch 2.7.1 for CUDA 12.6 on Ubuntu 22.04, and an arm64 machine with no NVIDIA
-//! anything. Every assertion is a fact read from the packages themselves. Facts the probes do
+//! with PyPI's torch 2.7.1 for CUDA 12.6 on Ubuntu 22.04, a venv with JAX, CuPy and ONNX Runtime
+//! GPU on the cu12 wheels pip resolved for them, and an arm64 machine with no NVIDIA anything. Every assertion is a fact read from the packages themselves. Facts the probes do
 //! not report yet are `#[ignore]`d tests naming what is missing.
 
 use cudoctor::report::{
@@ -109,7 +109,6 @@ fn debian_toolkit_is_11_8_in_nvidia_cuda_toolkit_owned_by_dpkg() {
 }
 
 #[test]
-#[ignore = "needs probe: the toolkit's version should be the package's 11.8.89 (= nvcc's V11.8.89), not cuda.h's 11.8; and the runtime soname libcudart.so.11.0 (the same for all of CUDA 11.x) should not be a version source (it reports 11.0)"]
 fn debian_toolkit_version_is_11_8_89_and_no_source_says_11_0() {
     let r = report(DEBIAN);
     let tk = &r.cuda.toolkits[0];
@@ -317,6 +316,19 @@ fn pip_torch_is_2_7_1_built_for_cuda_12_6() {
     assert!(r.problems.is_empty(), "{:#?}", r.problems);
 }
 
+#[test]
+fn pip_torch_is_built_for_cudnn_9_5_1() {
+    let r = report(PIP);
+    let t = &r.frameworks[0];
+    let cudnn = t.cudnn.as_ref().expect("torch's cuDNN");
+    assert_eq!(cudnn.value.truncated(3).to_string(), "9.5.1");
+    assert!(
+        cudnn.evidence.iter().any(|e| matches!(e, Evidence::Package { manager: PackageManager::Pip, package, .. } if package == "torch")),
+        "{:?}",
+        cudnn.evidence
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // no-gpu: Debian 12 arm64, no NVIDIA anything, venv with torch 2.7.1+cpu
 // ---------------------------------------------------------------------------------------------
@@ -373,9 +385,120 @@ fn no_gpu_check_prints_a_short_report_and_exits_0() {
     assert!(text.lines().count() <= 30, "short: {text}");
 }
 
+// ---------------------------------------------------------------------------------------------
+// pip-jax-cupy-ort: Ubuntu 22.04, libnvidia-compute-580, venv with jax[cuda12] 0.6.2, CuPy, ORT GPU
+// ---------------------------------------------------------------------------------------------
+
+const MIX: &str = "pip-jax-cupy-ort";
+const MIX_VENV: &str = "/opt/ml/.venv";
+const MIX_SITE: &str = "/opt/ml/.venv/lib/python3.11/site-packages";
+
+fn framework(r: &Report, kind: FrameworkKind) -> &cudoctor::report::Framework {
+    let found: Vec<_> = r.frameworks.iter().filter(|f| f.kind == kind).collect();
+    assert_eq!(found.len(), 1, "{kind:?}: {:#?}", r.frameworks);
+    found[0]
+}
+
+#[test]
+fn mix_jax_jaxlib_and_the_cuda12_plugin_are_0_6_2() {
+    let r = report(MIX);
+    for (kind, package, dir) in [
+        (FrameworkKind::Jax, "jax", "jax"),
+        (FrameworkKind::Jaxlib, "jaxlib", "jaxlib"),
+        (FrameworkKind::JaxCudaPlugin, "jax-cuda12-plugin", "jax_cuda12_plugin"),
+    ] {
+        let f = framework(&r, kind);
+        assert_eq!(f.package, package);
+        assert_eq!(f.env, MIX_VENV);
+        assert_eq!(f.location, format!("{MIX_SITE}/{dir}"));
+        assert_eq!(f.version.value.to_string(), "0.6.2", "{kind:?}");
+    }
+    assert_eq!(framework(&r, FrameworkKind::JaxCudaPlugin).build.as_deref(), Some("cuda12"));
+    assert!(r.frameworks.iter().all(|f| f.kind != FrameworkKind::Torch));
+}
+
+#[test]
+fn mix_cupy_is_13_4_1_for_cuda_12_and_ort_gpu_1_22_0_for_cuda_12_2() {
+    let r = report(MIX);
+    let cupy = framework(&r, FrameworkKind::Cupy);
+    assert_eq!(cupy.package, "cupy-cuda12x");
+    assert_eq!(cupy.version.value.to_string(), "13.4.1");
+    assert_eq!(cupy.build.as_deref(), Some("cuda12x"));
+    let ort = framework(&r, FrameworkKind::Onnxruntime);
+    assert_eq!(ort.package, "onnxruntime-gpu");
+    assert_eq!(ort.version.value.to_string(), "1.22.0");
+    let cuda = ort.cuda.as_ref().expect("ORT's CUDA");
+    assert_eq!(cuda.value.to_string(), "12.2");
+    assert_eq!(
+        cuda.evidence[0],
+        Evidence::file_detail(
+            format!("{MIX_SITE}/onnxruntime/capi/build_and_package_info.py"),
+            "cuda_version"
+        )
+    );
+}
+
+#[test]
+fn mix_libraries_are_the_resolved_wheels_and_there_is_no_curand_and_no_nvcc() {
+    let r = report(MIX);
+    let expected = [
+        (
+            LibraryKind::Cudart,
+            "nvidia/cuda_runtime/lib/libcudart.so.12",
+            "12.9.79",
+            "nvidia-cuda-runtime-cu12",
+        ),
+        (LibraryKind::Cublas, "nvidia/cublas/lib/libcublas.so.12", "12.9.3.13", "nvidia-cublas-cu12"),
+        (LibraryKind::Nccl, "nvidia/nccl/lib/libnccl.so.2", "2.32.3", "nvidia-nccl-cu12"),
+        (LibraryKind::Cufft, "nvidia/cufft/lib/libcufft.so.11", "11.4.1.4", "nvidia-cufft-cu12"),
+        (LibraryKind::Cusolver, "nvidia/cusolver/lib/libcusolver.so.11", "11.7.5.82", "nvidia-cusolver-cu12"),
+        (
+            LibraryKind::Cusparse,
+            "nvidia/cusparse/lib/libcusparse.so.12",
+            "12.5.10.65",
+            "nvidia-cusparse-cu12",
+        ),
+        (
+            LibraryKind::NvJitLink,
+            "nvidia/nvjitlink/lib/libnvJitLink.so.12",
+            "12.9.86",
+            "nvidia-nvjitlink-cu12",
+        ),
+        (LibraryKind::Cupti, "nvidia/cuda_cupti/lib/libcupti.so.12", "12.8.90", "nvidia-cuda-cupti-cu12"),
+    ];
+    for (kind, file, version, package) in expected {
+        let lib = libs(&r, kind).into_iter().find(|l| l.path == format!("{MIX_SITE}/{file}"));
+        let lib = lib.unwrap_or_else(|| panic!("{kind:?} {file}: {:#?}", libs(&r, kind)));
+        assert_eq!(lib.version.as_ref().unwrap().value.to_string(), version, "{kind:?}");
+        assert!(pip_origin(&lib.origin, package, MIX_VENV), "{kind:?}: {:?}", lib.origin);
+    }
+    assert!(libs(&r, LibraryKind::Curand).is_empty(), "no curand wheel");
+    // The nvcc wheel has ptxas and libnvvm, not nvcc.
+    assert!(r.cuda.toolkits.iter().all(|t| t.nvcc.is_none()), "{:#?}", r.cuda.toolkits);
+    assert!(r.cuda.nvcc_on_path.is_none());
+}
+
+#[test]
+fn mix_one_cudnn_9_28_0_from_the_wheel() {
+    let r = report(MIX);
+    assert_eq!(r.cudnn.len(), 1, "{:#?}", r.cudnn);
+    let c = &r.cudnn[0];
+    assert_eq!(c.lib_dir, format!("{MIX_SITE}/nvidia/cudnn/lib"));
+    assert_eq!(c.version.as_ref().unwrap().value.to_string(), "9.28.0");
+    assert_eq!(c.cuda_major, Some(12));
+    assert_eq!(c.layout, CudnnLayout::Split);
+    assert!(pip_origin(&c.origin, "nvidia-cudnn-cu12", MIX_VENV), "{:?}", c.origin);
+    for sub in ["libcudnn_engines_tensor_ir.so.9", "libcudnn_ext.so.9", "libcudnn_graph.so.9"] {
+        assert!(c.libraries.iter().any(|l| l == sub), "{sub} in {:?}", c.libraries);
+    }
+    // CuPy's _wheel.json names cuDNN 8.8.1 files it could fetch; none is installed.
+    assert!(r.libraries.iter().all(|l| !l.path.contains("8.8.1")));
+    assert!(r.problems.is_empty(), "{:#?}", r.problems);
+}
+
 #[test]
 fn every_fixture_is_small_and_documented() {
-    for name in [DEBIAN, PIP, NO_GPU] {
+    for name in [DEBIAN, PIP, NO_GPU, MIX] {
         let dir = fixture_dir(name);
         assert!(Path::new(&format!("{dir}/FACTS.md")).is_file(), "{name}/FACTS.md");
         assert!(Path::new(&format!("{dir}/env")).is_file(), "{name}/env");

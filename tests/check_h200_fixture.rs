@@ -46,17 +46,21 @@ fn the_toolkit_is_13_0_reached_through_the_alternatives_chain() {
     let r = fixture_report();
     let tk = r.cuda.toolkits.iter().find(|t| t.root == "/usr/local/cuda-13.0").expect("toolkit");
     let v = tk.version.as_ref().expect("a version");
-    assert_eq!(v.value.to_string(), "13.0");
-    // No version.json there and not live: cuda.h, the libcudart file name and dpkg say it.
-    assert!(
-        matches!(&v.evidence[0], Evidence::File { path, detail: Some(d) } if path.ends_with("cuda.h") && d == "CUDA_VERSION")
-    );
+    // No version.json there and not live: the package that installed nvcc (cuda-nvcc-13-0
+    // 13.0.88, the V13.0.88 that `nvcc --version` printed on the machine) gives it; cuda.h's
+    // CUDA_VERSION 13000 and the libcudart file name agree.
+    assert_eq!(v.value.to_string(), "13.0.88");
+    assert_eq!((v.value.major(), v.value.minor()), (13, 0));
+    assert!(has_package_evidence(&v.evidence[..1], PackageManager::Dpkg, "cuda-nvcc-13-0"));
+    assert!(v.evidence.iter().any(
+        |e| matches!(e, Evidence::File { path, detail: Some(d) } if path.ends_with("cuda.h") && d == "CUDA_VERSION")
+    ));
     let sources: Vec<String> = tk.version_sources.iter().map(|s| s.value.to_string()).collect();
-    assert!(sources.contains(&"13.0.96".to_string()), "{sources:?}");
-    assert!(tk
-        .version_sources
-        .iter()
-        .any(|s| matches!(s.evidence[0], Evidence::Package { manager: PackageManager::Dpkg, .. })));
+    assert_eq!(
+        sources,
+        ["13.0.88", "13.0", "13.0.96", "13.0.2"],
+        "nvcc's package, cuda.h, libcudart, cuda-compiler-13-0"
+    );
     assert!(
         !tk.version_sources.iter().any(|s| matches!(s.evidence[0], Evidence::Command { .. })),
         "not live: no nvcc run"
@@ -422,4 +426,132 @@ fn conda_environments_give_envs_packages_and_a_toolkit() {
     assert!(
         matches!(&lib.origin, Origin::Conda { package, env } if package == "cuda-cudart" && env == "/opt/conda/envs/tf")
     );
+}
+
+/// Debian 12's own CUDA packages (values and file lists as dpkg records them on a real machine):
+/// `nvidia-cuda-toolkit` in /usr/lib/nvidia-cuda-toolkit with /usr/bin/nvcc, headers in
+/// /usr/include, libcudart owned by `libcudart11.0` through its `info/*.list`.
+#[test]
+fn a_debian_cuda_toolkit_is_found_with_dpkg_file_ownership() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "var/lib/dpkg/status",
+        "Package: libcudart11.0\nStatus: install ok installed\nArchitecture: amd64\n\
+         Version: 11.8.89~11.8.0-5~deb12u1\n\n\
+         Package: nvidia-cuda-toolkit\nStatus: install ok installed\nArchitecture: amd64\n\
+         Version: 11.8.89~11.8.0-5~deb12u1\n",
+    );
+    write(
+        root,
+        "var/lib/dpkg/info/libcudart11.0:amd64.list",
+        "/.\n/usr\n/usr/lib\n/usr/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89\n\
+         /usr/share/doc/libcudart11.0/copyright\n/usr/lib/x86_64-linux-gnu/libcudart.so.11.0\n",
+    );
+    write(root, "usr/lib/nvidia-cuda-toolkit/bin/nvcc", "");
+    write(root, "usr/bin/nvcc", "#!/bin/sh\nexec /usr/lib/nvidia-cuda-toolkit/bin/nvcc \"$@\"\n");
+    write(root, "usr/include/cuda.h", "#define CUDA_VERSION 11080\n");
+    write(root, "usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89", "");
+    symlink("libcudart.so.11.8.89", root.join("usr/lib/x86_64-linux-gnu/libcudart.so.11.0")).unwrap();
+    symlink("libcudart.so.11.0", root.join("usr/lib/x86_64-linux-gnu/libcudart.so")).unwrap();
+    let r = check_at(root, &[("PATH", "/usr/local/bin:/usr/bin:/bin")]);
+
+    let tk = r.cuda.toolkits.iter().find(|t| t.root == "/usr/lib/nvidia-cuda-toolkit").expect("toolkit");
+    assert_eq!(tk.version.as_ref().unwrap().value.to_string(), "11.8.89", "the package that installed nvcc");
+    let sources: Vec<String> = tk.version_sources.iter().map(|s| s.value.to_string()).collect();
+    assert_eq!(
+        sources,
+        ["11.8.89", "11.8", "11.8.89"],
+        "dpkg, cuda.h, the real libcudart (not the 11.0 soname)"
+    );
+    assert!(matches!(&tk.origin, Origin::System { package, .. } if package == "nvidia-cuda-toolkit"));
+    assert_eq!(tk.nvcc.as_deref(), Some("/usr/bin/nvcc"));
+    assert_eq!(tk.pointed_to_by, ["nvcc on PATH"]);
+
+    let cudart = r.libraries.iter().find(|l| l.kind == LibraryKind::Cudart).expect("cudart");
+    assert_eq!(cudart.path, "/usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89");
+    assert_eq!(cudart.name, "libcudart.so.11.0", "the SONAME link, fewest numbers");
+    assert_eq!(cudart.size, 0);
+    assert!(
+        matches!(&cudart.origin, Origin::System { manager: PackageManager::Dpkg, package } if package == "libcudart11.0")
+    );
+    let v = cudart.version.as_ref().unwrap();
+    assert_eq!(v.value.to_string(), "11.8.89");
+    assert!(has_package_evidence(&v.evidence, PackageManager::Dpkg, "libcudart11.0"));
+}
+
+#[test]
+fn system_and_user_site_packages_rpm_and_other_frameworks_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "usr/bin/python3", "");
+    write(root, "var/lib/rpm/rpmdb.sqlite", "");
+    let sys_sp = "usr/lib/python3.12/site-packages";
+    write(
+        root,
+        &format!("{sys_sp}/tensorflow/python/platform/build_info.py"),
+        "import collections\n\nbuild_info = collections.OrderedDict([('cpu_compiler', '/usr/lib/llvm-18/bin/clang'), \
+         ('cuda_compute_capabilities', ['sm_60', 'sm_70', 'sm_80', 'sm_89', 'compute_90']), ('cuda_version', '12.5.1'), \
+         ('cudnn_version', '9'), ('is_cuda_build', True), ('is_rocm_build', False), ('is_tensorrt_build', False)])\n",
+    );
+    write(
+        root,
+        &format!("{sys_sp}/tensorflow-2.20.0.dist-info/METADATA"),
+        "Name: tensorflow\nVersion: 2.20.0\n\n",
+    );
+    write(
+        root,
+        &format!("{sys_sp}/onnxruntime_gpu-1.22.0.dist-info/METADATA"),
+        "Name: onnxruntime-gpu\nVersion: 1.22.0\n",
+    );
+    write(root, &format!("{sys_sp}/onnxruntime/capi/libonnxruntime_providers_cuda.so"), "");
+    write(
+        root,
+        &format!("{sys_sp}/onnxruntime/capi/build_and_package_info.py"),
+        "package_name = 'onnxruntime-gpu'\n__version__ = '1.22.0'\ncuda_version = '12.8'\ncudnn_version = '9.8'\n",
+    );
+    let user_sp = "home/alice/.local/lib/python3.12/site-packages";
+    write(
+        root,
+        &format!("{user_sp}/paddlepaddle_gpu-3.0.0.dist-info/METADATA"),
+        "Name: paddlepaddle-gpu\nVersion: 3.0.0\n",
+    );
+    write(
+        root,
+        &format!("{user_sp}/paddle/version/__init__.py"),
+        "# THIS FILE IS GENERATED FROM PADDLEPADDLE SETUP.PY\n#\nfull_version    = '3.0.0'\ncuda_version    = '12.6'\n\
+         cudnn_version   = '9.5.1'\nistaged         = True\n",
+    );
+    let r = check_at(root, &[("PATH", "/usr/local/bin:/usr/bin")]);
+
+    let system = r.host.python_envs.iter().find(|e| e.kind == PythonEnvKind::System).expect("system env");
+    assert!(system.active, "/usr/bin/python3 is the first python on PATH");
+    assert_eq!(system.python_version.as_ref().unwrap().to_string(), "3.12");
+    let user = r.host.python_envs.iter().find(|e| e.kind == PythonEnvKind::User).expect("user env");
+    assert_eq!(user.prefix, "/home/alice/.local");
+    assert!(!user.active);
+
+    let rpm = r.host.package_dbs.iter().find(|d| d.manager == PackageManager::Rpm).expect("rpm detected");
+    assert_eq!(rpm.path, "/var/lib/rpm");
+    assert!(rpm.note.as_deref().unwrap().starts_with("not parsed"));
+
+    let tf = r.frameworks.iter().find(|f| f.kind == FrameworkKind::Tensorflow).expect("tensorflow");
+    assert_eq!(tf.version.value.to_string(), "2.20.0");
+    assert_eq!(tf.cuda.as_ref().unwrap().value, CudaVersion::new(12, 5));
+    assert_eq!(tf.cudnn.as_ref().unwrap().value.to_string(), "9");
+    assert_eq!(tf.build.as_deref(), Some("cuda"));
+    assert_eq!(tf.details["cuda_compute_capabilities"], "sm_60,sm_70,sm_80,sm_89,compute_90");
+
+    let ort = r.frameworks.iter().find(|f| f.kind == FrameworkKind::Onnxruntime).expect("onnxruntime");
+    assert_eq!(ort.package, "onnxruntime-gpu");
+    assert_eq!(ort.cuda.as_ref().unwrap().value, CudaVersion::new(12, 8));
+    assert_eq!(ort.cudnn.as_ref().unwrap().value.to_string(), "9.8");
+    assert_eq!(ort.build.as_deref(), Some("cuda"));
+
+    let paddle = r.frameworks.iter().find(|f| f.kind == FrameworkKind::Paddle).expect("paddle");
+    assert_eq!(paddle.env, "/home/alice/.local");
+    assert_eq!(paddle.version.value.to_string(), "3.0.0");
+    assert_eq!(paddle.cuda.as_ref().unwrap().value, CudaVersion::new(12, 6));
+    assert_eq!(paddle.cudnn.as_ref().unwrap().value.to_string(), "9.5.1");
 }

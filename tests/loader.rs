@@ -421,3 +421,38 @@ fn the_h200_fixture_loads_the_wheel_cudnn_and_mixes_it_with_ld_library_path() {
         .iter()
         .any(|n| n.contains("libcudnn_graph.so.9") && n.contains("cuDNN version incompatibility")));
 }
+
+#[test]
+fn platform_and_lib_tokens_expand_as_on_this_machine() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    // A multiarch tree: $LIB is lib/x86_64-linux-gnu, $PLATFORM x86_64.
+    std::fs::create_dir_all(r.join("usr/lib/x86_64-linux-gnu")).unwrap();
+    let p = dep(r, "/app/x86_64", "plat", 1);
+    let l = dep(r, "/opt/lib/x86_64-linux-gnu", "libtok", 1);
+    user(
+        r,
+        "/app/libuser.so",
+        &[&p, &l],
+        &["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/$PLATFORM:/opt/$LIB"],
+    );
+    let (res, _) = resolve_tree(&sys_with(r, None), "/app/libuser.so");
+    assert_eq!(found(find(&res, "libplat.so.1")).0, "/app/x86_64/libplat.so.1");
+    assert_eq!(found(find(&res, "liblibtok.so.1")).0, "/opt/lib/x86_64-linux-gnu/liblibtok.so.1");
+}
+
+#[test]
+fn pytorch_preloads_a_cuda_library_the_loader_cannot_find_from_the_nvidia_wheels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    let site = "/venv/lib/python3.12/site-packages";
+    let cublas = dep(r, &format!("{site}/nvidia/cublas/lib"), "cublas", 12);
+    // libtorch_cuda.so needing libcublas.so.1 with no search path that leads to it.
+    user(r, &format!("{site}/torch/lib/libtorch_cuda.so"), &[&cublas], &[]);
+    let sys = sys_with(r, None);
+    let linkage = cudoctor::loader::frameworks::framework_cuda(&sys, &Path::new(site).join("torch")).unwrap();
+    assert!(linkage.binary_error.is_none(), "{linkage:#?}");
+    let lib = linkage.libraries.iter().find(|l| l.name == "libcublas.so.1").unwrap();
+    assert_eq!(lib.path.as_deref(), Some(format!("{site}/nvidia/cublas/lib/libcublas.so.1").as_str()));
+    assert!(matches!(&lib.step, Some(Step::Preload { by }) if by.contains("_preload_cuda_deps")), "{lib:#?}");
+}

@@ -272,6 +272,8 @@ impl Mapped {
         // SAFETY: the mapping is read-only and private to this process. A file truncated by
         // another process while mapped would fault; cudoctor only reads installed libraries.
         let map = unsafe { memmap2::Mmap::map(file.file()) }.map_err(|e| ElfError::Io(e.to_string()))?;
+        // Headers are read here and there across hundreds of MB: no read-ahead around them.
+        let _ = map.advise(memmap2::Advice::Random);
         Ok(Mapped { map: Some(map) })
     }
 

@@ -379,7 +379,7 @@ impl CodeTables {
                 (false, Some(start)) => {
                     word_start = None;
                     let word = &text[start..i];
-                    if word.len() < 4 || word.len() > 80 {
+                    if word.len() < 4 || word.len() > 80 || !could_be_a_name(word) {
                         continue;
                     }
                     if let Some(found) = self.names.get(&word.to_ascii_lowercase()) {
@@ -431,6 +431,13 @@ impl CodeTables {
             })
             .collect()
     }
+}
+
+/// Every enumerator name has an underscore or starts with `cuda`/`nccl` (a test checks it): the
+/// cheap test that spares [`CodeTables::scan`] a lookup for most words of a log.
+fn could_be_a_name(word: &str) -> bool {
+    let starts = |prefix: &str| word.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix));
+    word.contains('_') || starts("cuda") || starts("nccl")
 }
 
 /// A plain decimal number, optionally negative (at most 12 digits).
@@ -661,6 +668,17 @@ mod tests {
         assert_eq!(numbers("nvml: 9"), vec![(CodeTable::Nvml, "NVML_ERROR_DRIVER_NOT_LOADED")]);
         assert_eq!(numbers("cublas 13"), vec![(CodeTable::Cublas, "CUBLAS_STATUS_EXECUTION_FAILED")]);
         assert!(numbers("foo 4").is_empty());
+    }
+
+    #[test]
+    fn every_name_passes_the_scan_prefilter() {
+        for table in CodeTable::ALL {
+            for entry in tables().entries(table) {
+                for name in std::iter::once(&entry.name).chain(&entry.aliases) {
+                    assert!(could_be_a_name(name), "{table:?} {name} would never be scanned");
+                }
+            }
+        }
     }
 
     #[test]

@@ -168,6 +168,32 @@ pub fn usr_form(path: &Path, merged: bool) -> PathBuf {
     path.to_path_buf()
 }
 
+/// The name ldconfig would index a directory entry under, if any: the SONAME of a readable
+/// library (a link whose name is neither that SONAME nor a `.so` development link to it is not
+/// indexed, as in ldconfig's `search_dir`); for a file that cannot be read (an empty
+/// placeholder), the name rule of [`indexable`].
+fn cache_key(sys: &System, e: &crate::system::DirEntry) -> Option<String> {
+    let real = sys.resolve(&e.path).ok()?;
+    match crate::binary::elf::read_elf(&sys.host_path(&real.path)) {
+        Ok(info) => {
+            if info.kind != crate::binary::elf::ObjectKind::Shared {
+                return None;
+            }
+            let soname = info.soname.unwrap_or_else(|| e.name.clone());
+            let is_link = e.kind == crate::system::EntryKind::Symlink;
+            let dev_link = e.name.ends_with(".so") && soname.starts_with(e.name.as_str());
+            if is_link && e.name != soname && !dev_link {
+                return None;
+            }
+            Some(if dev_link && is_link { e.name.clone() } else { soname })
+        }
+        Err(crate::binary::elf::ElfError::NotElf(why)) if why == "empty file" => {
+            indexable(&e.name, e.kind).then(|| e.name.clone())
+        }
+        Err(_) => None,
+    }
+}
+
 /// True for names ldconfig puts in the cache: links named `lib*.so*` (the SONAME links and
 /// the development `.so` links), and files named `lib*.so` or `lib*.so.N` (a file named with
 /// its full version, `libcudnn.so.9.14.0`, is reached through its SONAME link instead).
@@ -207,15 +233,15 @@ pub fn staleness(sys: &System, cache: &LdCache, conf: &[ConfDir]) -> Vec<Stalene
         let Ok(entries) = sys.read_dir(&c.dir) else { continue };
         let dir_str = usr_form(&c.dir, merged).display().to_string();
         let real_str = usr_form(&real, merged).display().to_string();
-        let missing: Vec<String> = entries
-            .iter()
-            .filter(|e| indexable(&e.name, e.kind))
-            .filter(|e| {
-                !known.contains(&(dir_str.clone(), e.name.as_str()))
-                    && !known.contains(&(real_str.clone(), e.name.as_str()))
-            })
-            .map(|e| e.name.clone())
-            .collect();
+        let mut missing: Vec<String> = Vec::new();
+        for e in entries.iter().filter(|e| e.name.starts_with("lib") && e.name.contains(".so")) {
+            let Some(key) = cache_key(sys, e) else { continue };
+            let known_here = known.contains(&(dir_str.clone(), key.as_str()))
+                || known.contains(&(real_str.clone(), key.as_str()));
+            if !known_here && !missing.contains(&key) {
+                missing.push(key);
+            }
+        }
         if !missing.is_empty() {
             out.push(Staleness::DirMissing {
                 dir: c.dir.display().to_string(),

@@ -161,33 +161,46 @@ pub fn load_with_dlopens(loader: &mut Loader<'_>, root: usize) -> Vec<Resolution
 
 /// Warnings for cuDNN sub-libraries loaded from another directory than the `libcudnn.so.N`
 /// that dlopened them: two cuDNN installs mixed in one process, which cuDNN and PyTorch
-/// refuse ("cuDNN version incompatibility").
-pub fn cudnn_mixes(resolutions: &[Resolution]) -> Vec<String> {
-    let dir_of = |p: &str| Path::new(p).parent().map(Path::to_path_buf);
-    let mut out = Vec::new();
+/// refuse ("cuDNN version incompatibility"). `root` is the real path of the object the
+/// resolutions start from, when it may itself be the `libcudnn.so.N`.
+pub fn cudnn_mixes(resolutions: &[Resolution], root: Option<&str>) -> Vec<String> {
+    let dir_of = |p: &str| Path::new(p).parent().map(Path::to_path_buf).unwrap_or_default();
+    let is_main =
+        |p: &str| Path::new(p).file_name().is_some_and(|f| f.to_string_lossy().starts_with("libcudnn.so."));
+    let main = resolutions
+        .iter()
+        .find_map(|p| match &p.outcome {
+            Outcome::Found { real_path, .. } if p.name.starts_with("libcudnn.so.") => Some(real_path.clone()),
+            _ => None,
+        })
+        .or_else(|| root.filter(|r| is_main(r)).map(str::to_string));
+    let Some(main) = main else { return Vec::new() };
+    // (directory, sub-libraries loaded from it) for every directory other than libcudnn's.
+    let mut elsewhere: Vec<(PathBuf, Vec<&str>)> = Vec::new();
     for r in resolutions.iter().filter(|r| r.request == Request::Dlopen && r.name.starts_with("libcudnn_")) {
         let Outcome::Found { real_path, .. } = &r.outcome else { continue };
-        let parent = resolutions.iter().find_map(|p| match &p.outcome {
-            Outcome::Found { real_path: pr, .. }
-                if p.name.starts_with("libcudnn.so.") && Path::new(pr) != Path::new(real_path) =>
-            {
-                Some(pr.clone())
-            }
-            _ => None,
-        });
-        if let Some(main) = parent {
-            if dir_of(&main) != dir_of(real_path) {
-                out.push(format!(
-                    "{} is loaded from {} but the libcudnn that dlopens it from {}: two cuDNN installs \
-                     mixed in one process (PyTorch stops with \"cuDNN version incompatibility\")",
-                    r.name,
-                    dir_of(real_path).unwrap_or_default().display(),
-                    dir_of(&main).unwrap_or_default().display()
-                ));
-            }
+        let dir = dir_of(real_path);
+        if dir == dir_of(&main) {
+            continue;
+        }
+        match elsewhere.iter_mut().find(|(d, _)| *d == dir) {
+            Some((_, names)) => names.push(&r.name),
+            None => elsewhere.push((dir, vec![&r.name])),
         }
     }
-    out
+    elsewhere
+        .into_iter()
+        .map(|(dir, names)| {
+            format!(
+                "{} loaded from {} but {} from {}: two cuDNN installs mixed in one process \
+                 (PyTorch stops with \"cuDNN version incompatibility\")",
+                names.join(", "),
+                dir.display(),
+                Path::new(&main).file_name().unwrap_or_default().to_string_lossy(),
+                dir_of(&main).display()
+            )
+        })
+        .collect()
 }
 
 /// The main CUDA binary of a framework install (`…/site-packages/torch` →
@@ -279,6 +292,8 @@ pub struct ArchSummary {
     pub cubins: Vec<(String, usize)>,
     /// PTX targets (`compute_90`).
     pub ptx: Vec<String>,
+    /// Entries in all (cubins and PTX).
+    pub entries: usize,
     /// Entries with compressed payloads.
     pub compressed: usize,
     /// Problems met while reading.
@@ -300,6 +315,7 @@ impl ArchSummary {
                 .filter(|t| t.kind == crate::binary::fatbin::EntryKind::Ptx)
                 .map(GpuTarget::to_string)
                 .collect(),
+            entries: fb.entries.len(),
             compressed: fb.compressed(),
             problems: fb.problems.clone(),
         }
@@ -388,7 +404,7 @@ pub fn framework_cuda(sys: &System, location: &Path) -> Option<CudaLinkage> {
     if location.file_name().is_some_and(|n| n == "torch") {
         apply_torch_preload(sys, location, &mut resolutions);
     }
-    notes.extend(cudnn_mixes(&resolutions));
+    notes.extend(cudnn_mixes(&resolutions, None));
     let mut libraries: Vec<ResolvedLibrary> = Vec::new();
     for r in &resolutions {
         if !is_cuda_library(&r.name) || libraries.iter().any(|l| l.name == r.name) {

@@ -9,7 +9,7 @@
 
 use crate::probe::packages::{normalize_dist_name, parse_dist_dir_name, PackageIndex};
 use crate::probe::problem;
-use crate::report::{Evidence, Fact, Framework, FrameworkKind, Report};
+use crate::report::{Evidence, Fact, Framework, FrameworkKind, PackageManager, Report};
 use crate::system::System;
 use crate::version::{CudaVersion, Version};
 use regex::Regex;
@@ -179,8 +179,9 @@ pub fn jaxlib_local(version: &Version) -> (Option<u32>, Option<Version>) {
             cuda = c.parse().ok();
         } else if let Some(d) = part.strip_prefix("cudnn") {
             // `89` is 8.9; `8` is 8.
-            let v = match d.len() {
-                2 => format!("{}.{}", &d[..1], &d[1..]),
+            let digits: Vec<char> = d.chars().collect();
+            let v = match digits.as_slice() {
+                [major, minor] => format!("{major}.{minor}"),
                 _ => d.to_string(),
             };
             cudnn = v.parse().ok();
@@ -340,10 +341,46 @@ fn torch(site: &Site<'_>, index: &PackageIndex, report: &mut Report, out: &mut V
         }
         (None, None) => return,
     };
+    // The CUDA library wheels a torch wheel pins (`Requires-Dist: nvidia-cudnn-cu12==9.5.1.17`)
+    // are the versions it was built and tested with.
+    if let Some(dir) = site.dists.get("torch") {
+        let metadata = format!("{dir}/METADATA");
+        if let Some(text) = site.read(&metadata) {
+            let evidence = Evidence::Package {
+                manager: PackageManager::Pip,
+                package: "torch".to_string(),
+                path: site.path(&metadata),
+            };
+            for (name, version) in parse_exact_pins(&text) {
+                if name.starts_with("nvidia-cudnn-") && f.cudnn.is_none() {
+                    f.cudnn = Some(Fact::new(version, evidence.clone()));
+                } else if name.starts_with("nvidia-nccl-") {
+                    f.details.insert("nccl".to_string(), version.to_string());
+                }
+            }
+        }
+    }
     if f.details.is_empty() && f.build.is_none() {
         f.build = None;
     }
     out.push(f);
+}
+
+/// The exact pins of a wheel's METADATA: `Requires-Dist: nvidia-cudnn-cu12==9.5.1.17; …` gives
+/// (`nvidia-cudnn-cu12`, 9.5.1.17). Ranges (`>=`) and extras are left out.
+pub fn parse_exact_pins(metadata: &str) -> Vec<(String, Version)> {
+    metadata
+        .lines()
+        .filter_map(|l| l.strip_prefix("Requires-Dist:"))
+        .filter(|l| !l.contains("extra =="))
+        .filter_map(|l| {
+            let requirement = l.split(';').next()?.trim();
+            let (name, version) = requirement.split_once("==")?;
+            let name = name.trim().trim_end_matches(['(', ' ']);
+            let version = version.trim().trim_end_matches(')').trim();
+            Some((name.to_ascii_lowercase().replace('_', "-"), version.parse().ok()?))
+        })
+        .collect()
 }
 
 fn tensorflow(site: &Site<'_>, index: &PackageIndex, report: &mut Report, out: &mut Vec<Framework>) {
@@ -575,6 +612,16 @@ mod tests {
         assert_eq!(t.hip, None);
         assert_eq!(t.git_version.as_deref(), Some("70d99e998b4955e0049d13a98d77ae1b14db1f45"));
         assert_eq!(torch_build(&t.version, t.cuda, None), "cu130");
+    }
+
+    #[test]
+    fn exact_pins_of_a_torch_wheel() {
+        let text = "Name: torch\nRequires-Dist: filelock\nRequires-Dist: nvidia-cudnn-cu12==9.5.1.17; platform_system == \"Linux\" and platform_machine == \"x86_64\"\nRequires-Dist: nvidia-nccl-cu12==2.21.5; platform_system == \"Linux\"\nRequires-Dist: sympy>=1.13.3\nRequires-Dist: opt-einsum>=3.3; extra == \"opt-einsum\"\n";
+        let pins = parse_exact_pins(text);
+        assert_eq!(pins.len(), 2);
+        assert_eq!(pins[0].0, "nvidia-cudnn-cu12");
+        assert_eq!(pins[0].1.to_string(), "9.5.1.17");
+        assert_eq!(pins[1].0, "nvidia-nccl-cu12");
     }
 
     #[test]

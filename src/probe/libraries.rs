@@ -11,12 +11,12 @@
 
 use crate::probe::packages::{Package, PackageIndex};
 use crate::probe::problem;
-use crate::probe::toolkits::{self, so_full_version, so_version};
+use crate::probe::toolkits::{self, is_real_dir, so_full_version, so_version};
 use crate::report::{
     CudaLibrary, Evidence, Fact, LibraryKind, Origin, PackageManager, PythonEnvKind, Report,
 };
 use crate::system::{EntryKind, System};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 const PROBE: &str = "libraries";
@@ -178,7 +178,7 @@ fn search_dirs(sys: &System, report: &mut Report) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     for d in dirs {
         if let Ok(r) = sys.resolve(&d) {
-            if sys.is_dir(&r.path) && !out.contains(&r.path) {
+            if is_real_dir(sys, &r.path) && !out.contains(&r.path) {
                 out.push(r.path);
             }
         }
@@ -200,15 +200,17 @@ pub fn probe(sys: &System, index: &PackageIndex, report: &mut Report) {
                 continue;
             }
         };
-        for e in entries {
+        let kinds: HashMap<&str, EntryKind> = entries.iter().map(|e| (e.name.as_str(), e.kind)).collect();
+        let mut targets: HashMap<String, PathBuf> = HashMap::new();
+        for e in &entries {
             let Some(kind) = classify(&e.name) else { continue };
             let real = match e.kind {
                 EntryKind::File => e.path.clone(),
-                EntryKind::Symlink => match sys.resolve(&e.path) {
-                    Ok(r) if sys.is_file(&r.path) => r.path,
-                    Ok(_) => continue,
-                    Err(err) => {
-                        problem(report, PROBE, Some(&e.path.display().to_string()), err.to_string());
+                EntryKind::Symlink => match follow_in_dir(sys, dir, &e.name, &kinds, &mut targets) {
+                    Ok(real) => real,
+                    Err(None) => continue,
+                    Err(Some(err)) => {
+                        problem(report, PROBE, Some(&e.path.display().to_string()), err);
                         continue;
                     }
                 },
@@ -219,13 +221,59 @@ pub fn probe(sys: &System, index: &PackageIndex, report: &mut Report) {
                 (kind, vec![real.clone()])
             });
             if e.path != real && !slot.1.contains(&e.path) {
-                slot.1.push(e.path);
+                slot.1.push(e.path.clone());
             }
         }
     }
     for real in order {
         let (kind, paths) = &files[&real];
         report.libraries.push(library(sys, index, report, *kind, &real, paths));
+    }
+}
+
+/// Follows a link of a (resolved) directory to the real file it names. Links to a name in the
+/// same directory (the usual `libX.so -> libX.so.N -> libX.so.N.M.P` chain) are followed with
+/// the directory's listing and one `readlink` each; any other target goes through
+/// [`System::resolve`]. `Err(None)`: not a file (a directory); `Err(Some(why))`: broken.
+fn follow_in_dir(
+    sys: &System,
+    dir: &Path,
+    name: &str,
+    kinds: &HashMap<&str, EntryKind>,
+    targets: &mut HashMap<String, PathBuf>,
+) -> Result<PathBuf, Option<String>> {
+    let mut current = name.to_string();
+    for _ in 0..16 {
+        match kinds.get(current.as_str()) {
+            Some(EntryKind::File) => return Ok(dir.join(&current)),
+            Some(EntryKind::Symlink) => {}
+            Some(_) => return Err(None),
+            None => {
+                let link = dir.join(name).display().to_string();
+                return Err(Some(format!(
+                    "dangling link: {link} -> {current} (missing: {})",
+                    dir.join(&current).display()
+                )));
+            }
+        }
+        let target = match targets.get(&current) {
+            Some(t) => t.clone(),
+            None => {
+                let t =
+                    sys.read_link(&dir.join(&current)).map_err(|e| Some(format!("unreadable link: {e}")))?;
+                targets.insert(current.clone(), t.clone());
+                t
+            }
+        };
+        match target.to_str() {
+            Some(t) if !t.contains('/') && !t.is_empty() && t != "." && t != ".." => current = t.to_string(),
+            _ => break,
+        }
+    }
+    match sys.resolve(&dir.join(&current)) {
+        Ok(r) if sys.symlink_metadata(&r.path).is_ok_and(|m| m.is_file()) => Ok(r.path),
+        Ok(_) => Err(None),
+        Err(e) => Err(Some(e.to_string())),
     }
 }
 
@@ -247,13 +295,14 @@ fn library(
             _ => p.display().to_string(),
         })
         .collect();
-    // The name the loader asks for: `libX.so.N` (one number) among the names, else the real name.
+    // The name the loader asks for: the name with the fewest version numbers after `.so.`
+    // (`libcudnn.so.9`, `libcudart.so.11.0`), else the real name.
     let name = std::iter::once(&real_name)
         .chain(links.iter())
         .map(|n| n.rsplit('/').next().unwrap_or(n))
-        .find(|n| so_version(n).is_some_and(|v| v.parts().len() == 1))
-        .unwrap_or(&real_name)
-        .to_string();
+        .filter_map(|n| so_version(n).map(|v| (v.parts().len(), n)))
+        .min_by_key(|(parts, _)| *parts)
+        .map_or_else(|| real_name.clone(), |(_, n)| n.to_string());
     let owner = index.owner_of_any(paths.iter().map(PathBuf::as_path));
     let toolkit_root = report
         .cuda

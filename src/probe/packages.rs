@@ -596,7 +596,7 @@ fn pip(sys: &System, report: &mut Report, index: &mut PackageIndex, prefix: &str
                 .map(|b| {
                     parse_record(&String::from_utf8_lossy(&b))
                         .into_iter()
-                        .filter(|f| f.contains(".so") || f.ends_with(".h"))
+                        .filter(|f| f.contains(".so"))
                         .map(|f| join_relative(sp, &f))
                         .collect()
                 })
@@ -711,6 +711,41 @@ mod tests {
             Path::new("/v/bin/x")
         );
         assert_eq!(join_relative(Path::new("/v"), "/abs/f"), Path::new("/abs/f"));
+    }
+
+    #[test]
+    fn the_index_attributes_files_and_finds_packages() {
+        let mut index = PackageIndex::default();
+        let wheel = Package {
+            manager: PackageManager::Pip,
+            name: "nvidia-cudnn-cu13".into(),
+            version: "9.19.0.56".into(),
+            db_path: "/sp/nvidia_cudnn_cu13-9.19.0.56.dist-info/METADATA".into(),
+            env: Some("/venv".into()),
+            site_packages: Some("/sp".into()),
+            held: false,
+        };
+        let deb = Package {
+            manager: PackageManager::Dpkg,
+            name: "libnccl2".into(),
+            version: "2.28.3-1+cuda13.0".into(),
+            db_path: DPKG_STATUS.into(),
+            env: None,
+            site_packages: None,
+            held: true,
+        };
+        index.add(wheel.clone(), [join_relative(Path::new("/sp"), "nvidia/cudnn/lib/libcudnn.so.9")]);
+        index.add(deb.clone(), [PathBuf::from("/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.3")]);
+        assert_eq!(index.owner(Path::new("/sp/nvidia/cudnn/lib/libcudnn.so.9")), Some(&wheel));
+        assert_eq!(index.owner(Path::new("/sp/nvidia/cudnn/lib/libcudnn.so")), None);
+        assert_eq!(index.pip("/sp", "NVIDIA_cudnn.cu13"), Some(&wheel));
+        assert_eq!(index.pip("/other", "nvidia-cudnn-cu13"), None);
+        assert_eq!(index.system("libnccl2"), Some(&deb));
+        assert_eq!(index.for_origin(&deb.origin()), Some(&deb));
+        assert_eq!(index.for_origin(&wheel.origin()), Some(&wheel));
+        assert_eq!(index.for_origin(&Origin::Unknown), None);
+        assert!(matches!(wheel.origin(), Origin::Pip { ref env, .. } if env == "/venv"));
+        assert_eq!(deb.upstream_version().unwrap().to_string(), "2.28.3");
     }
 
     #[test]

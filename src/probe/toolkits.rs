@@ -6,8 +6,9 @@
 //! `lib/libcudart.so*`) and pip wheels (`site-packages/nvidia/cu13`, the unified layout of the
 //! CUDA 13 wheels, and `nvidia/cuda_runtime` of the CUDA 12 ones). Version sources, every one
 //! kept in `version_sources`, by preference: `version.json` (or the older `version.txt`),
-//! `nvcc --version` (live only), `CUDA_VERSION` of `include/cuda.h`, the `libcudart.so.X.Y.Z`
-//! file name, the package database.
+//! `nvcc --version` (live only, and only when no version file answered), the version of the
+//! package that installed nvcc (the same number nvcc prints), `CUDA_VERSION` of
+//! `include/cuda.h`, the `libcudart.so.X.Y.Z` file name, the package that owns the toolkit.
 
 use crate::probe::packages::{Package, PackageIndex};
 use crate::probe::problem;
@@ -104,6 +105,12 @@ enum Kind {
     Pip(String),
 }
 
+/// True when `resolved` (a path already free of links, from [`System::resolve`]) is a
+/// directory: one `lstat` instead of a second walk of every component.
+pub(crate) fn is_real_dir(sys: &System, resolved: &Path) -> bool {
+    sys.symlink_metadata(resolved).is_ok_and(|m| m.is_dir())
+}
+
 /// The library directories of a toolkit root (`lib64`, `lib`, `targets/*/lib`), links resolved,
 /// without duplicates.
 pub fn lib_dirs(sys: &System, root: &Path) -> Vec<PathBuf> {
@@ -114,7 +121,7 @@ pub fn lib_dirs(sys: &System, root: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     for d in dirs {
         if let Ok(r) = sys.resolve(&d) {
-            if sys.is_dir(&r.path) && !out.contains(&r.path) {
+            if is_real_dir(sys, &r.path) && !out.contains(&r.path) {
                 out.push(r.path);
             }
         }
@@ -307,11 +314,12 @@ fn toolkit(sys: &System, index: &PackageIndex, report: &mut Report, root: &Path,
         }
     }
 
-    // 2. nvcc --version, live only.
+    // 2. nvcc --version: live only, and only when no version file answered (a subprocess
+    // costs tens of milliseconds; a file a few microseconds).
     let nvcc =
         if matches!(kind, Kind::Debian) { PathBuf::from("/usr/bin/nvcc") } else { root.join("bin/nvcc") };
     let nvcc = sys.is_file(&nvcc).then_some(nvcc);
-    if let Some(nvcc) = nvcc.as_ref().filter(|_| sys.is_live()) {
+    if let Some(nvcc) = nvcc.as_ref().filter(|_| sys.is_live() && sources.is_empty()) {
         let outcome = sys.run(nvcc, &["--version"]);
         let command = format!("{} --version", nvcc.display());
         match outcome.stdout().and_then(parse_nvcc_version) {
@@ -325,7 +333,16 @@ fn toolkit(sys: &System, index: &PackageIndex, report: &mut Report, root: &Path,
         }
     }
 
-    // 3. CUDA_VERSION of cuda.h.
+    // 3. The package that installed nvcc records nvcc's own version (`cuda-nvcc-13-0`
+    // 13.0.88, Debian's `nvidia-cuda-toolkit` 11.8.89): as precise as `nvcc --version`.
+    let compiler = compiler_package(index, root, kind);
+    if let Some(p) = compiler {
+        if let Some(v) = p.upstream_version() {
+            sources.push(Fact::new(v, p.evidence()));
+        }
+    }
+
+    // 4. CUDA_VERSION of cuda.h.
     for dir in include_dirs(sys, root, kind) {
         let h = dir.join("cuda.h");
         let Ok(bytes) = sys.read_head(&h, HEADER_HEAD) else { continue };
@@ -342,25 +359,29 @@ fn toolkit(sys: &System, index: &PackageIndex, report: &mut Report, root: &Path,
         break;
     }
 
-    // 4. libcudart.so.X.Y.Z.
+    // 5. libcudart.so.X.Y.Z.
     let libs = if matches!(kind, Kind::Debian) {
         vec![PathBuf::from("/usr/lib/x86_64-linux-gnu"), PathBuf::from("/usr/lib/aarch64-linux-gnu")]
     } else {
         lib_dirs(sys, root)
     };
+    // The real file (`libcudart.so.11.8.89`), not the SONAME link (`libcudart.so.11.0`).
     'libs: for dir in libs {
         let Ok(entries) = sys.read_dir(&dir) else { continue };
-        for e in entries.iter().filter(|e| e.name.starts_with("libcudart.so.")) {
-            if let Some(v) = so_full_version(&e.name) {
-                sources.push(Fact::new(v, Evidence::file_name(e.path.display().to_string())));
-                break 'libs;
-            }
+        let best = entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::File && e.name.starts_with("libcudart.so."))
+            .filter_map(|e| so_full_version(&e.name).map(|v| (v, e)))
+            .max_by_key(|(v, _)| v.parts().len());
+        if let Some((v, e)) = best {
+            sources.push(Fact::new(v, Evidence::file_name(e.path.display().to_string())));
+            break 'libs;
         }
     }
 
-    // 5. The package database.
+    // 6. The package that owns the toolkit, when another than the compiler's.
     let package = owning_package(sys, index, root, kind);
-    if let Some(p) = package {
+    if let Some(p) = package.filter(|p| Some(*p) != compiler) {
         if let Some(v) = p.upstream_version() {
             sources.push(Fact::new(v, p.evidence()));
         }
@@ -398,6 +419,25 @@ fn toolkit(sys: &System, index: &PackageIndex, report: &mut Report, root: &Path,
         origin,
         nvcc: nvcc.map(|p| p.display().to_string()),
         pointed_to_by: Vec::new(),
+    }
+}
+
+/// The package that installed the toolkit's nvcc, by name: NVIDIA's `cuda-nvcc-X-Y` for
+/// `/usr/local/cuda-X.Y`, Debian's `nvidia-cuda-toolkit`, conda's `cuda-nvcc` (`cudatoolkit`
+/// before CUDA 12). The pip layouts have none (no nvcc there).
+fn compiler_package<'a>(index: &'a PackageIndex, root: &Path, kind: &Kind) -> Option<&'a Package> {
+    match kind {
+        Kind::Tree => {
+            let suffix = root.file_name()?.to_str()?.strip_prefix("cuda-")?.replace('.', "-");
+            index.system(&format!("cuda-nvcc-{suffix}"))
+        }
+        Kind::Debian => index.system("nvidia-cuda-toolkit"),
+        Kind::Conda => {
+            let prefix = root.display().to_string();
+            let found = index.conda_in(&prefix).find(|p| p.name == "cuda-nvcc");
+            found.or_else(|| index.conda_in(&prefix).find(|p| p.name == "cudatoolkit"))
+        }
+        Kind::Pip(_) => None,
     }
 }
 

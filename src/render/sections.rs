@@ -125,7 +125,12 @@ fn host(report: &Report) -> Section {
     for db in &h.package_dbs {
         rows.push(Row::new(
             "Packages",
-            format!("{}: {} packages", db.manager.name(), db.packages),
+            format!(
+                "{}: {} package{}",
+                db.manager.name(),
+                db.packages,
+                if db.packages == 1 { "" } else { "s" }
+            ),
             db.path.clone(),
         ));
     }
