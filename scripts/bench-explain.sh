@@ -7,7 +7,7 @@
 # maximum resident set size. A second run on half the file shows that memory does not grow with
 # the input.
 #
-# Usage: scripts/bench-explain.sh [SIZE_GB]
+# Usage: scripts/bench-explain.sh [SIZE_GB]   (SKIP_BUILD=1 uses the release binary as built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size_gb=${1:-1.5}
@@ -15,7 +15,10 @@ log=/tmp/cudoctor-bench-explain.log
 half=/tmp/cudoctor-bench-explain-half.log
 block=/tmp/cudoctor-bench-explain-block.log
 
-[ -x target/release/cudoctor ] && ! command -v cargo >/dev/null || cargo build --release --quiet
+# SKIP_BUILD=1, or no cargo on this machine: use the release binary as it is.
+if [ -z "${SKIP_BUILD:-}" ] && command -v cargo >/dev/null; then
+    cargo build --release --quiet
+fi
 bin=target/release/cudoctor
 
 # One block of ~32 MiB of noise with a few errors, repeated to the target size.
@@ -66,15 +69,19 @@ run() {
     # Warm the page cache so that the disk is not measured.
     cat "$file" > /dev/null
     /usr/bin/time -v "$bin" explain --no-check "$file" > /tmp/cudoctor-bench-explain.out 2> /tmp/cudoctor-bench-explain.time
-    local wall rss
+    local wall rss user sys
     wall=$(grep 'Elapsed (wall clock)' /tmp/cudoctor-bench-explain.time | awk '{print $NF}')
     rss=$(grep 'Maximum resident set size' /tmp/cudoctor-bench-explain.time | awk '{print $NF}')
-    python3 - "$bytes" "$wall" "$rss" "$file" <<'PY'
+    user=$(grep 'User time' /tmp/cudoctor-bench-explain.time | awk '{print $NF}')
+    sys=$(grep 'System time' /tmp/cudoctor-bench-explain.time | awk '{print $NF}')
+    python3 - "$bytes" "$wall" "$rss" "$file" "$user" "$sys" <<'PY'
 import sys
-b, wall, rss, f = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+b, wall, rss, f, user, system = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), float(sys.argv[6])
 parts = [float(x) for x in wall.split(":")]
 secs = parts[-1] + (parts[-2] * 60 if len(parts) > 1 else 0) + (parts[-3] * 3600 if len(parts) > 2 else 0)
-print(f"{f}: {b/1e9:.2f} GB in {secs:.2f} s = {b/1e9/secs:.2f} GB/s (one thread), max RSS {rss/1024:.1f} MiB")
+gb = b / 1e9
+print(f"{f}: {gb:.2f} GB; wall {secs:.2f} s = {gb/secs:.2f} GB/s; CPU user {user:.2f} s + sys {system:.2f} s "
+      f"= {gb/(user+system):.2f} GB/s per core ({gb/user:.2f} GB/s user only); max RSS {rss/1024:.1f} MiB")
 PY
 }
 

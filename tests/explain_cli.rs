@@ -116,3 +116,41 @@ fn another_machines_report_ranks_the_causes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a cudoctor check JSON report"));
 }
+
+#[test]
+fn the_h200_fixture_report_explains_its_own_cudnn_error() {
+    // The real error recorded on that machine (tests/fixtures/h200-cuda13-torch211/FACTS.md), ranked
+    // with the report `cudoctor check` makes of the fixture: two cuDNN installs, 9.14.0 and 9.19.0.
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/h200-cuda13-torch211");
+    let check = cudoctor(
+        &[
+            "check",
+            "--root",
+            &format!("{fixture}/root"),
+            "--env-file",
+            &format!("{fixture}/env"),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert!(
+        check.status.success() || check.status.code() == Some(1),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("h200.json");
+    fs_err::write(&report, &check.stdout).unwrap();
+    let msg = "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0) but found runtime version (9, 14, 0). PyTorch already comes bundled with cuDNN.";
+    let v =
+        json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", msg], None));
+    let top = &v["errors"][0]["causes"][0];
+    assert_eq!(top["category"], "cudnn_version_mismatch");
+    let facts = top["facts"].as_array().unwrap();
+    let names_the_system_copy = |f: &serde_json::Value| {
+        let f = f.as_str().unwrap();
+        f.contains("cuDNN 9.14.0") && f.contains("/usr/lib/x86_64-linux-gnu")
+    };
+    assert!(facts.iter().any(names_the_system_copy), "{facts:?}");
+}

@@ -107,7 +107,7 @@ fn two_cudnn_installs_unlike_torchs_put_the_version_mismatch_first() {
         .any(|f| f.contains("9.14.0") && f.contains("/usr/lib/x86_64-linux-gnu")));
     // The free H200 lowered out-of-memory below it.
     let oom = e.causes.iter().find(|c| c.category == Category::Oom).unwrap();
-    assert!(oom.facts.iter().any(|f| f.contains("free now")));
+    assert!(oom.against.iter().any(|f| f.contains("free now")));
 }
 
 #[test]

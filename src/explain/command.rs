@@ -90,6 +90,9 @@ pub fn run_explain(args: &ExplainArgs, out: &mut dyn Write) -> Result<()> {
         Source::Text(text) => (scan::scan_bytes(text.as_bytes(), t), "the message".to_string()),
         Source::Stdin => {
             let stdin = io::stdin();
+            if stdin.is_terminal() {
+                eprintln!("cudoctor explain: reading the error text from standard input (end with Ctrl-D)");
+            }
             let reader = maybe_gunzip(stdin.lock())?;
             (
                 scan(reader, t, ScanOptions::default()).context("reading standard input")?,

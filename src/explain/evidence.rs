@@ -97,7 +97,7 @@ fn patterns() -> &'static Patterns {
             caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
             nvml: re(r"NVML library version: ([\d.]+)"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
-            symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)"),
+            symbol: re(r"(?:undefined symbol|Could not load symbol):? ([A-Za-z0-9_@.]+)"),
             gpu_name: re(
                 r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
             ),

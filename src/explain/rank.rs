@@ -21,9 +21,12 @@ pub struct RankedCause {
     pub why: String,
     /// What to do.
     pub fix: String,
-    /// Facts of this machine or of the log that raised or lowered it.
+    /// Facts of this machine or of the log that raised it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub facts: Vec<String>,
+    /// Facts that lowered it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub against: Vec<String>,
 }
 
 /// A rule's verdict on one category.
@@ -99,7 +102,8 @@ pub fn rank(
                 score: c.weight * factor,
                 why: c.why.clone(),
                 fix: c.fix.clone(),
-                facts: mine.map(|a| a.fact.clone()).collect(),
+                facts: mine.clone().filter(|a| a.factor >= 1.0).map(|a| a.fact.clone()).collect(),
+                against: mine.filter(|a| a.factor < 1.0).map(|a| a.fact.clone()).collect(),
             }
         })
         .collect();

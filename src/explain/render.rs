@@ -56,6 +56,9 @@ fn text_error(n: usize, e: &Explanation, out: &mut dyn Write) -> io::Result<()> 
         for f in &c.facts {
             writeln!(out, "       because {f}")?;
         }
+        for f in &c.against {
+            writeln!(out, "       though {f}")?;
+        }
         writeln!(out, "       fix: {}", c.fix)?;
     }
     if e.causes.len() > SHOWN_CAUSES {
@@ -84,11 +87,13 @@ pub fn markdown(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{}\n", e.meaning)?;
         writeln!(out, "| # | Cause | Likelihood | Why | Fix |\n|---|---|---|---|---|")?;
         for (j, c) in e.causes.iter().take(SHOWN_CAUSES).enumerate() {
-            let why = if c.facts.is_empty() {
-                c.why.clone()
-            } else {
-                format!("{} Here: {}.", c.why, c.facts.join("; "))
-            };
+            let mut why = c.why.clone();
+            if !c.facts.is_empty() {
+                why.push_str(&format!(" Here: {}.", c.facts.join("; ")));
+            }
+            if !c.against.is_empty() {
+                why.push_str(&format!(" Against: {}.", c.against.join("; ")));
+            }
             writeln!(
                 out,
                 "| {} | `{}` | {} | {} | {} |",
