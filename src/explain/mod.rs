@@ -684,6 +684,25 @@ fn name_code(matched: &Signature, resolved: &Signature, code: u64) -> String {
     }
 }
 
+/// The signatures that own a code of a knowledge-base table (cuDNN 7/8 status 4 →
+/// `cudnn-internal-error`): what `kb error 4` can show beside the code's description. Xid numbers
+/// are matched through the Xid signatures' patterns.
+pub fn signatures_for_code(table: CodeTable, number: i64) -> Vec<&'static Signature> {
+    if table == CodeTable::Xid {
+        let line = format!("NVRM: Xid (PCI:0000:00:00): {number}, ");
+        return find_signature(&line).into_iter().collect();
+    }
+    signatures()
+        .iter()
+        .filter(|s| {
+            s.codes.iter().any(|c| {
+                c.split_once(':')
+                    .is_some_and(|(f, n)| code_table(f) == Some(table) && n == number.to_string())
+            })
+        })
+        .collect()
+}
+
 /// Names an Xid number from the knowledge base.
 fn name_xid(xid: u32) -> String {
     match crate::kb::codes::tables().get(CodeTable::Xid, i64::from(xid)) {
@@ -761,6 +780,16 @@ mod tests {
         let e = explain(&r, None);
         assert_eq!(e[0].signature, "xid-fallen-off-bus");
         assert!(e[0].code.as_deref().unwrap().starts_with("Xid 79 = "), "{:?}", e[0].code);
+    }
+
+    #[test]
+    fn kb_codes_lead_to_their_signatures() {
+        let ids = |t, n| signatures_for_code(t, n).iter().map(|s| s.id.as_str()).collect::<Vec<_>>();
+        assert_eq!(ids(CodeTable::Cudnn8, 4), ["cudnn-internal-error"]);
+        assert_eq!(ids(CodeTable::Cudnn9, 4000), ["cudnn-internal-error"]);
+        assert_eq!(ids(CodeTable::CudaRuntime, 209), ["cuda-no-kernel-image"]);
+        assert_eq!(ids(CodeTable::Xid, 79), ["xid-fallen-off-bus"]);
+        assert!(ids(CodeTable::Cudnn8, 12345).is_empty());
     }
 
     #[test]
