@@ -7,6 +7,11 @@ use crate::report::{Evidence, Report};
 
 /// Adds what the knowledge base knows to the report's facts.
 pub fn annotate(report: &mut Report) {
+    // The catalog is parsed on first use: most checks (NVML names every GPU) never need it.
+    let wanted = report.gpus.devices.iter().any(|g| g.name.is_none() || g.compute_capability.is_none());
+    if !wanted {
+        return;
+    }
     let catalog = crate::kb::gpus::catalog();
     for gpu in &mut report.gpus.devices {
         let Some(id) = gpu.pci_device_id else { continue };

@@ -7,11 +7,13 @@
 //! (`/usr/local/cuda-13.0`) — never a path joined onto the root. No probe touches `std::env`, an
 //! absolute host path or `std::process` directly.
 
-use std::collections::BTreeMap;
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Symbolic links followed before a path is declared a loop (glibc's limit is 40).
@@ -27,6 +29,20 @@ pub struct System {
     env: BTreeMap<String, String>,
     live: bool,
     timeout: Duration,
+    /// What each path component looked like when [`System::resolve`] first met it: a check
+    /// resolves hundreds of paths through the same few directories, and a machine does not
+    /// change in the milliseconds a check takes.
+    components: Arc<Mutex<HashMap<PathBuf, Seen>>>,
+    /// Values derived from files once per check ([`System::memo`]).
+    memos: Arc<Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>>,
+}
+
+/// A path component as `lstat` and `readlink` saw it.
+#[derive(Debug, Clone)]
+enum Seen {
+    Missing,
+    Link(PathBuf),
+    Other,
 }
 
 /// One entry of a directory listing.
@@ -143,12 +159,26 @@ impl System {
         let env = std::env::vars_os()
             .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
             .collect();
-        System { root: PathBuf::from("/"), env, live, timeout: DEFAULT_TIMEOUT }
+        System {
+            root: PathBuf::from("/"),
+            env,
+            live,
+            timeout: DEFAULT_TIMEOUT,
+            components: Arc::default(),
+            memos: Arc::default(),
+        }
     }
 
     /// A machine seen through a directory (a fixture, a mounted image): never live.
     pub fn at_root(root: impl Into<PathBuf>, env: BTreeMap<String, String>) -> System {
-        System { root: root.into(), env, live: false, timeout: DEFAULT_TIMEOUT }
+        System {
+            root: root.into(),
+            env,
+            live: false,
+            timeout: DEFAULT_TIMEOUT,
+            components: Arc::default(),
+            memos: Arc::default(),
+        }
     }
 
     /// The same system with another subprocess timeout.
@@ -210,9 +240,27 @@ impl System {
     /// Reads at most `max` bytes from the start of a file.
     pub fn read_head(&self, machine: &Path, max: u64) -> io::Result<Vec<u8>> {
         let file = fs_err::File::open(self.host_path(machine))?;
-        let mut buf = Vec::new();
+        // Sized from the file's length: `read_to_end` on a `Take` would otherwise grow its
+        // buffer from a few bytes, one system call each time.
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0).min(max);
+        let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0).saturating_add(1));
         file.take(max).read_to_end(&mut buf)?;
         Ok(buf)
+    }
+
+    /// A value computed from the machine once per check and shared by every probe that asks
+    /// for it under the same `key` (an index of wheel RECORD files, say).
+    pub fn memo<T: Any + Send + Sync>(&self, key: &str, make: impl FnOnce() -> T) -> Arc<T> {
+        if let Some(found) = self.memos.lock().ok().and_then(|m| m.get(key).cloned()) {
+            if let Ok(value) = found.downcast::<T>() {
+                return value;
+            }
+        }
+        let value = Arc::new(make());
+        if let Ok(mut memos) = self.memos.lock() {
+            memos.insert(key.to_string(), value.clone());
+        }
+        value
     }
 
     /// Lists a directory, sorted by name; unreadable entries are skipped.
@@ -281,9 +329,8 @@ impl System {
                 continue;
             }
             let candidate = current.join(&part);
-            let meta = match fs_err::symlink_metadata(self.host_path(&candidate)) {
-                Ok(m) => m,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            match self.component(&candidate)? {
+                Seen::Missing => {
                     return Err(match links.last() {
                         Some((link, target)) => ResolveError::Dangling {
                             link: PathBuf::clone(link),
@@ -293,25 +340,40 @@ impl System {
                         None => ResolveError::NotFound(candidate),
                     });
                 }
-                Err(source) => return Err(ResolveError::Io { path: candidate, source }),
-            };
-            if meta.file_type().is_symlink() {
-                if links.len() >= MAX_LINK_HOPS {
-                    return Err(ResolveError::Loop(candidate));
+                Seen::Link(target) => {
+                    if links.len() >= MAX_LINK_HOPS {
+                        return Err(ResolveError::Loop(candidate));
+                    }
+                    if target.is_absolute() {
+                        current = PathBuf::from("/");
+                    }
+                    push_components(&mut pending, &target);
+                    links.push((candidate, target));
                 }
-                let target = self
-                    .read_link(&candidate)
-                    .map_err(|source| ResolveError::Io { path: candidate.clone(), source })?;
-                if target.is_absolute() {
-                    current = PathBuf::from("/");
-                }
-                push_components(&mut pending, &target);
-                links.push((candidate, target));
-            } else {
-                current = candidate;
+                Seen::Other => current = candidate,
             }
         }
         Ok(Resolved { path: current, links })
+    }
+
+    /// One path component as `lstat` (and `readlink` for a link) sees it, remembered.
+    fn component(&self, candidate: &Path) -> Result<Seen, ResolveError> {
+        if let Some(known) = self.components.lock().ok().and_then(|c| c.get(candidate).cloned()) {
+            return Ok(known);
+        }
+        let found = match fs_err::symlink_metadata(self.host_path(candidate)) {
+            Ok(m) if m.file_type().is_symlink() => Seen::Link(
+                self.read_link(candidate)
+                    .map_err(|source| ResolveError::Io { path: candidate.to_path_buf(), source })?,
+            ),
+            Ok(_) => Seen::Other,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Seen::Missing,
+            Err(source) => return Err(ResolveError::Io { path: candidate.to_path_buf(), source }),
+        };
+        if let Ok(mut cache) = self.components.lock() {
+            cache.insert(candidate.to_path_buf(), found.clone());
+        }
+        Ok(found)
     }
 
     /// Finds an executable by name on the machine's `PATH` (each entry taken inside the root).

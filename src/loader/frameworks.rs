@@ -501,17 +501,30 @@ pub fn library_version(sys: &System, real_path: &Path) -> Option<(Version, Strin
         .ancestors()
         .find(|a| a.file_name().is_some_and(|n| n == "site-packages" || n == "dist-packages"))?;
     let relative = real_path.strip_prefix(site).ok()?.to_string_lossy().into_owned();
-    for entry in sys.read_dir(site).ok()? {
+    let owners = sys.memo(&format!("nvidia wheel RECORDs in {}", site.display()), || wheel_owners(sys, site));
+    owners.get(&relative).cloned()
+}
+
+/// Which nvidia-* wheel of `site` installed each file: relative path → (wheel version, RECORD).
+fn wheel_owners(sys: &System, site: &Path) -> std::collections::HashMap<String, (Version, String)> {
+    let mut owners = std::collections::HashMap::new();
+    for entry in sys.read_dir(site).unwrap_or_default() {
         if !entry.name.ends_with(".dist-info") || !entry.name.starts_with("nvidia") {
             continue;
         }
+        let stem = entry.name.trim_end_matches(".dist-info");
+        let Some(version) = stem.rsplit_once('-').and_then(|(_, v)| v.parse::<Version>().ok()) else {
+            continue;
+        };
         let record = entry.path.join("RECORD");
         let Ok(text) = sys.read_to_string(&record) else { continue };
-        if text.lines().any(|l| l.split(',').next() == Some(relative.as_str())) {
-            let stem = entry.name.trim_end_matches(".dist-info");
-            let version = stem.rsplit_once('-')?.1.parse().ok()?;
-            return Some((version, format!("{}", record.display())));
+        for line in text.lines() {
+            if let Some(file) = line.split(',').next().filter(|f| f.contains(".so")) {
+                owners
+                    .entry(file.to_string())
+                    .or_insert_with(|| (version.clone(), record.display().to_string()));
+            }
         }
     }
-    None
+    owners
 }
