@@ -217,18 +217,40 @@ pub fn run_kb(args: &KbArgs, out: &mut dyn Write) -> Result<()> {
         KbQuery::Error { query } => {
             let query = &query.join(" ");
             let found = super::codes::tables().lookup(query);
-            if found.is_empty() {
+            // The signature table of `cudoctor explain` is the one source of what an error
+            // means and what causes it: the codes found, or the text given, lead to it.
+            let mut signatures: Vec<&crate::explain::Signature> = Vec::new();
+            for m in &found {
+                for sig in crate::explain::signatures_for_code(m.table, m.entry.number) {
+                    if !signatures.iter().any(|s| s.id == sig.id) {
+                        signatures.push(sig);
+                    }
+                }
+            }
+            if signatures.is_empty() {
+                signatures.extend(crate::explain::match_text(query).into_iter().map(|m| m.signature));
+                signatures.dedup_by(|a, b| a.id == b.id);
+            }
+            if found.is_empty() && signatures.is_empty() {
                 return Err(anyhow!(
                     "no error code in this knowledge base (data of {}) matches `{query}`; accepted forms: a \
-                     number (4000, 700, -1), a name (CUDNN_STATUS_INTERNAL_ERROR, cudaErrorIllegalAddress) \
-                     or an Xid (\"Xid 79\")",
+                     number (4000, 700, -1), a name (CUDNN_STATUS_INTERNAL_ERROR, cudaErrorIllegalAddress), \
+                     an Xid (\"Xid 79\") or an error message (\"no kernel image is available\")",
                     kb.meta.checked
                 ));
             }
             if json {
-                write_json(out, &found)
+                #[derive(serde::Serialize)]
+                struct ErrorAnswer<'a> {
+                    codes: &'a [super::codes::CodeMatch<'a>],
+                    signatures: &'a [&'a crate::explain::Signature],
+                }
+                write_json(out, &ErrorAnswer { codes: &found, signatures: &signatures })
             } else {
-                text_codes(kb, &found, out)
+                if !found.is_empty() {
+                    text_codes(kb, &found, out)?;
+                }
+                text_signatures(&signatures, out)
             }
         }
         KbQuery::Dump => {
@@ -1034,6 +1056,41 @@ fn device_ids(g: &super::gpus::GpuEntry) -> String {
     } else {
         g.device_ids.iter().map(|d| format!("0x{d:04X}")).collect::<Vec<_>>().join(" ")
     }
+}
+
+/// The known error signatures behind an answer, with their causes by category: the same table
+/// `cudoctor explain` ranks with a machine's facts.
+fn text_signatures(signatures: &[&crate::explain::Signature], out: &mut dyn Write) -> Result<()> {
+    if signatures.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Known errors with this code or text (`cudoctor explain` ranks their causes on this machine):"
+    )?;
+    for sig in signatures {
+        writeln!(out, "  {} ({})", sig.title, sig.id)?;
+        let causes: Vec<String> = sig.causes.iter().map(|c| c.category.to_string()).collect();
+        let mut seen: Vec<String> = Vec::new();
+        for c in causes {
+            if !seen.contains(&c) {
+                seen.push(c);
+            }
+        }
+        // Wrapped to stay within 100 columns.
+        let mut line = String::from("    causes:");
+        for (i, c) in seen.iter().enumerate() {
+            let piece = if i + 1 < seen.len() { format!(" {c},") } else { format!(" {c}") };
+            if line.len() + piece.len() > 100 {
+                writeln!(out, "{line}")?;
+                line = " ".repeat(11);
+            }
+            line.push_str(&piece);
+        }
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
 }
 
 fn text_codes(kb: &Kb, found: &[super::codes::CodeMatch<'_>], out: &mut dyn Write) -> Result<()> {
