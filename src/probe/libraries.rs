@@ -16,7 +16,7 @@ use crate::report::{
     CudaLibrary, Evidence, Fact, LibraryKind, Origin, PackageManager, PythonEnvKind, Report,
 };
 use crate::system::{EntryKind, System};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 const PROBE: &str = "libraries";
@@ -30,8 +30,6 @@ const SYSTEM_DIRS: [&str; 8] = [
     "/lib/x86_64-linux-gnu",
     "/lib64",
 ];
-/// How deep `include` lines of ld.so.conf are followed.
-const MAX_INCLUDE_DEPTH: usize = 4;
 
 /// The library kind a file name belongs to (`libcudnn_graph.so.9` → cuDNN), for shared objects
 /// only (`libcudart_static.a`, `libcufftw.so` and `libnvrtc-builtins.so` are not these libraries).
@@ -58,94 +56,16 @@ pub fn classify(file_name: &str) -> Option<LibraryKind> {
     })
 }
 
-/// The directories named by an ld.so.conf text, and its `include` patterns, in order.
-pub fn parse_ld_so_conf(text: &str) -> (Vec<String>, Vec<String>) {
-    let (mut dirs, mut includes) = (Vec::new(), Vec::new());
-    for line in text.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(pattern) = line.strip_prefix("include").filter(|r| r.starts_with([' ', '\t'])) {
-            includes.extend(pattern.split_whitespace().map(str::to_string));
-        } else if line.starts_with('/') {
-            // `dir=TYPE` (libc5 era) keeps only the directory.
-            dirs.push(line.split('=').next().unwrap_or(line).trim().to_string());
-        }
-    }
-    (dirs, includes)
-}
-
-/// Directories of `/etc/ld.so.conf`, includes followed (`*` and `?` matched in the last part).
+/// Directories of `/etc/ld.so.conf`, includes followed: the loader model's reading of it
+/// ([`crate::loader::conf::read_conf`]), so that both agree on what the configuration says.
 fn ld_so_conf_dirs(sys: &System, report: &mut Report) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    read_conf(sys, report, Path::new("/etc/ld.so.conf"), 0, &mut out, &mut seen);
-    out
-}
-
-fn read_conf(
-    sys: &System,
-    report: &mut Report,
-    file: &Path,
-    depth: usize,
-    out: &mut Vec<PathBuf>,
-    seen: &mut HashSet<PathBuf>,
-) {
-    if depth > MAX_INCLUDE_DEPTH || !seen.insert(file.to_path_buf()) {
-        return;
-    }
-    let bytes = match sys.read_head(file, 1 << 20) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
-        Err(e) => {
-            problem(report, PROBE, Some(&file.display().to_string()), format!("unreadable: {e}"));
-            return;
-        }
-    };
-    let (dirs, includes) = parse_ld_so_conf(&String::from_utf8_lossy(&bytes));
-    out.extend(dirs.into_iter().map(PathBuf::from));
-    for pattern in includes {
-        let pattern = if pattern.starts_with('/') {
-            PathBuf::from(pattern)
-        } else {
-            file.parent().unwrap_or(Path::new("/")).join(pattern)
-        };
-        let (Some(dir), Some(glob)) = (pattern.parent(), pattern.file_name().and_then(|n| n.to_str())) else {
-            continue;
-        };
-        if !glob.contains(['*', '?']) {
-            read_conf(sys, report, &pattern, depth + 1, out, seen);
-            continue;
-        }
-        let Ok(entries) = sys.read_dir(dir) else { continue };
-        for e in entries.iter().filter(|e| glob_match(glob, &e.name)) {
-            read_conf(sys, report, &e.path, depth + 1, out, seen);
+    let conf = Path::new("/etc/ld.so.conf");
+    if let Err(e) = sys.read_head(conf, 1) {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            problem(report, PROBE, Some("/etc/ld.so.conf"), format!("unreadable: {e}"));
         }
     }
-}
-
-/// Shell-style matching of one path component with `*` and `?`.
-pub fn glob_match(pattern: &str, name: &str) -> bool {
-    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
-    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
-    while ni < n.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
-            pi += 1;
-            ni += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some(pi);
-            mark = ni;
-            pi += 1;
-        } else if let Some(s) = star {
-            pi = s + 1;
-            mark += 1;
-            ni = mark;
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|&c| c == '*')
+    crate::loader::conf::read_conf(sys).into_iter().map(|c| c.dir).collect()
 }
 
 /// Every directory to list, in order, links resolved, without duplicates.
@@ -413,30 +333,5 @@ mod tests {
         ] {
             assert_eq!(classify(other), None, "{other}");
         }
-    }
-
-    #[test]
-    fn the_fixture_ld_so_conf_files_parse() {
-        let (dirs, includes) =
-            parse_ld_so_conf(include_str!("../../tests/fixtures/h200-cuda13-torch211/root/etc/ld.so.conf"));
-        assert!(dirs.is_empty());
-        assert_eq!(includes, ["/etc/ld.so.conf.d/*.conf"]);
-        let (dirs, _) = parse_ld_so_conf(include_str!(
-            "../../tests/fixtures/h200-cuda13-torch211/root/etc/ld.so.conf.d/x86_64-linux-gnu.conf"
-        ));
-        assert_eq!(
-            dirs,
-            ["/usr/local/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu"]
-        );
-        assert_eq!(parse_ld_so_conf("includefoo\n/opt/x=libc6 # c\n").0, ["/opt/x"]);
-    }
-
-    #[test]
-    fn globs_match_like_the_shell() {
-        assert!(glob_match("*.conf", "nvidia.conf"));
-        assert!(!glob_match("*.conf", "nvidia.conf.bak"));
-        assert!(glob_match("a?c*", "abcdef"));
-        assert!(glob_match("*", ""));
-        assert!(!glob_match("?", ""));
     }
 }
