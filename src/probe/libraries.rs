@@ -11,7 +11,7 @@
 
 use crate::probe::packages::{Package, PackageIndex};
 use crate::probe::problem;
-use crate::probe::toolkits::{self, is_real_dir, so_full_version, so_version};
+use crate::probe::toolkits::{self, so_full_version, so_version};
 use crate::report::{
     CudaLibrary, Evidence, Fact, LibraryKind, Origin, PackageManager, PythonEnvKind, Report,
 };
@@ -95,15 +95,7 @@ fn search_dirs(sys: &System, report: &mut Report) -> Vec<PathBuf> {
             dirs.push(Path::new(&env.prefix).join("lib"));
         }
     }
-    let mut out: Vec<PathBuf> = Vec::new();
-    for d in dirs {
-        if let Ok(r) = sys.resolve(&d) {
-            if is_real_dir(sys, &r.path) && !out.contains(&r.path) {
-                out.push(r.path);
-            }
-        }
-    }
-    out
+    toolkits::existing_dirs(sys, dirs)
 }
 
 /// Adds every CUDA library file of `sys` to `report.libraries`.

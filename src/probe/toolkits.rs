@@ -118,6 +118,11 @@ pub fn lib_dirs(sys: &System, root: &Path) -> Vec<PathBuf> {
     if let Ok(targets) = sys.read_dir(&root.join("targets")) {
         dirs.extend(targets.into_iter().map(|t| t.path.join("lib")));
     }
+    existing_dirs(sys, dirs)
+}
+
+/// The directories among `dirs` that exist, links resolved, each once, in order.
+pub(crate) fn existing_dirs(sys: &System, dirs: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     for d in dirs {
         if let Ok(r) = sys.resolve(&d) {
