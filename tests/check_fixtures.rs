@@ -533,7 +533,6 @@ fn debian_torch_is_debians_cpu_build_next_to_a_cuda_11_8_toolkit() {
 }
 
 #[test]
-#[ignore = "needs probe: the system interpreter's version (python3.11-minimal 3.11.2-6+deb12u9, /usr/bin/python3 -> python3.11); python_version is None for the system env"]
 fn debian_torch_system_python_is_3_11() {
     let r = report(DEBIAN_TORCH);
     let env = r.host.python_envs.iter().find(|e| e.prefix == "/usr").expect("system python");
@@ -542,7 +541,6 @@ fn debian_torch_system_python_is_3_11() {
 }
 
 #[test]
-#[ignore = "needs probe: a framework installed by dpkg (python3-torch 1.13.1+dfsg-4, whose own files say 1.13.0a0) should carry the dpkg package in its evidence; it names only the egg-info"]
 fn debian_torch_names_its_dpkg_package() {
     let r = report(DEBIAN_TORCH);
     let t = &r.frameworks[0];

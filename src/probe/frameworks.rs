@@ -14,7 +14,7 @@ use crate::system::System;
 use crate::version::{CudaVersion, Version};
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 const PROBE: &str = "frameworks";
@@ -288,6 +288,17 @@ pub fn probe(sys: &System, index: &PackageIndex, report: &mut Report) {
             cupy(&site, index, &mut out);
             onnxruntime(&site, index, report, &mut out);
             paddle(&site, index, report, &mut out);
+        }
+    }
+    // A framework installed by the system's package manager (Debian's python3-torch) says so:
+    // its package version is what an upgrade or a bug report refers to.
+    for f in &mut out {
+        let location = Path::new(&f.location);
+        let files = [location.join("__init__.py"), location.join("version.py")];
+        if let Some(package) = index.owner_of_any(files.iter().map(PathBuf::as_path)) {
+            if matches!(package.manager, PackageManager::Dpkg | PackageManager::Rpm) {
+                f.version.evidence.push(package.evidence());
+            }
         }
     }
     report.frameworks.extend(out);

@@ -295,6 +295,14 @@ fn system_env(f: &mut Finder<'_>) -> Option<usize> {
     if sites.is_empty() {
         return None;
     }
+    if version.is_none() {
+        // Debian's `dist-packages` names no version: the interpreter `python3` leads to does.
+        version = f
+            .sys
+            .resolve(Path::new("/usr/bin/python3"))
+            .ok()
+            .and_then(|r| r.path.file_name().and_then(|n| python_dir_version(&n.to_string_lossy())));
+    }
     let why = Evidence::file(sites[0].clone());
     let i = f.add(Path::new("/usr"), PythonEnvKind::System, why);
     f.envs[i].python_version = version;
