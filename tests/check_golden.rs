@@ -32,3 +32,5 @@ golden!(h200_json, "h200-cuda13-torch211", "json");
 golden!(debian_text, "debian-toolkit-driver", "text");
 golden!(pip_torch_cu126_text, "pip-torch-cu126", "text");
 golden!(no_gpu_text, "no-gpu", "text");
+golden!(pip_jax_cupy_ort_text, "pip-jax-cupy-ort", "text");
+golden!(debian_system_torch_text, "debian-system-torch", "text");
