@@ -761,6 +761,10 @@ pub struct Linkage {
     pub libraries: Vec<LoadedLibrary>,
     /// Its kernels, from the `.nv_fatbin` section.
     pub gpu_code: Option<GpuCode>,
+    /// Two cuDNN installs mixed in one process: sub-libraries loaded from another directory
+    /// than the libcudnn that dlopens them, one line per directory.
+    #[serde(default)]
+    pub cudnn_mixes: Vec<String>,
     /// Assumptions made and remarks.
     pub notes: Vec<String>,
 }

@@ -417,7 +417,7 @@ fn the_h200_fixture_loads_the_wheel_cudnn_and_mixes_it_with_ld_library_path() {
     assert_eq!(graph.step, Some(Step::LdLibraryPath));
     assert_eq!(graph.version.unwrap().to_string(), "9.14.0");
     assert!(linkage
-        .notes
+        .cudnn_mixes
         .iter()
         .any(|n| n.contains("libcudnn_graph.so.9") && n.contains("cuDNN version incompatibility")));
 }

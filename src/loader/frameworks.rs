@@ -335,6 +335,9 @@ pub struct CudaLinkage {
     pub cuda_runtime: Option<String>,
     /// Its fat binary, when it has one.
     pub archs: Option<ArchSummary>,
+    /// cuDNN sub-libraries loaded from another directory than the libcudnn that dlopens
+    /// them, one line per directory ([`cudnn_mixes`]).
+    pub cudnn_mixes: Vec<String>,
     /// Assumptions made (unreadable files) and other remarks.
     pub notes: Vec<String>,
 }
@@ -393,6 +396,7 @@ pub fn framework_cuda(sys: &System, location: &Path) -> Option<CudaLinkage> {
                 libraries: Vec::new(),
                 cuda_runtime: None,
                 archs: None,
+                cudnn_mixes: Vec::new(),
                 notes,
             });
         }
@@ -404,7 +408,7 @@ pub fn framework_cuda(sys: &System, location: &Path) -> Option<CudaLinkage> {
     if location.file_name().is_some_and(|n| n == "torch") {
         apply_torch_preload(sys, location, &mut resolutions);
     }
-    notes.extend(cudnn_mixes(&resolutions, None));
+    let mixes = cudnn_mixes(&resolutions, None);
     let mut libraries: Vec<ResolvedLibrary> = Vec::new();
     for r in &resolutions {
         if !is_cuda_library(&r.name) || libraries.iter().any(|l| l.name == r.name) {
@@ -430,6 +434,7 @@ pub fn framework_cuda(sys: &System, location: &Path) -> Option<CudaLinkage> {
         libraries,
         cuda_runtime,
         archs,
+        cudnn_mixes: mixes,
         notes,
     })
 }

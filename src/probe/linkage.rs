@@ -57,6 +57,7 @@ fn convert(l: CudaLinkage) -> Linkage {
             compressed: a.compressed,
             problems: a.problems,
         }),
+        cudnn_mixes: l.cudnn_mixes,
         notes: l.notes,
     }
 }

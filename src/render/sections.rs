@@ -456,33 +456,11 @@ fn linkage_rows(l: &crate::report::Linkage) -> Vec<Row> {
             if code.ptx.is_empty() { "no PTX".to_string() } else { format!("PTX {}", code.ptx.join(" ")) };
         rows.push(Row::new("", format!("kernels {}; {ptx}", parts.join(" ")), "its .nv_fatbin"));
     }
-    if let Some(mix) = cudnn_mix(l) {
-        rows.push(Row::new("", mix, ""));
+    for mix in &l.cudnn_mixes {
+        rows.push(Row::new("", format!("cuDNN MIXED: {mix}"), ""));
     }
-    for note in l.notes.iter().filter(|n| !n.contains("two cuDNN installs")) {
+    for note in &l.notes {
         rows.push(Row::new("", format!("note: {note}"), ""));
     }
     rows
-}
-
-/// One line for cuDNN sub-libraries that come from another directory than the libcudnn that
-/// dlopens them: two installs mixed in one process.
-fn cudnn_mix(l: &crate::report::Linkage) -> Option<String> {
-    let dir = |p: &str| p.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
-    let main = l.libraries.iter().find(|x| x.name.starts_with("libcudnn.so"))?;
-    let main_dir = dir(main.real_path.as_deref()?);
-    let strays: Vec<&crate::report::LoadedLibrary> = l
-        .libraries
-        .iter()
-        .filter(|x| x.name.starts_with("libcudnn_"))
-        .filter(|x| x.real_path.as_deref().is_some_and(|p| dir(p) != main_dir))
-        .collect();
-    let first = strays.first()?;
-    let other_dir = dir(first.real_path.as_deref()?);
-    let version = first.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
-    let how = first.found_by.clone().unwrap_or_default();
-    Some(format!(
-        "cuDNN MIXED: libcudnn.so from {main_dir}, but {} of its sub-libraries{version} from {other_dir} ({how})",
-        strays.len()
-    ))
 }
