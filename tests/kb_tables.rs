@@ -49,6 +49,7 @@ fn every_source_excerpt_names_its_public_url() {
         "pytorch_release_matrix.md",
         "pytorch_pypi_requires_dist.txt",
         "cudnn_pypi_wheels.txt",
+        "cudnn_pypi_json.txt",
         "frameworks_pypi.txt",
         "tensorflow_tested_build_configs_linux_gpu.html",
     ];
@@ -844,6 +845,29 @@ fn cudnn_wheels_per_cuda_major_match_pypi() {
     assert_eq!(last11.to_string(), "9.10.2.21");
     let first13 = kb.cudnn.wheels.iter().find(|w| w.cuda_major == 13).unwrap().versions.first().unwrap();
     assert_eq!(first13.to_string(), "9.12.0.46");
+}
+
+#[test]
+fn cudnn_wheel_lists_are_the_installable_linux_x86_64_releases_of_pypi_json() {
+    let kb = kb();
+    let mut from_json: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for line in excerpt_lines("cudnn_pypi_json.txt") {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let (package, version) = cells[0].split_once(' ').unwrap();
+        let entry = from_json.entry(package.to_string()).or_default();
+        let linux_x86 = cells[1].split(',').any(|t| t.starts_with("manylinux") && t.ends_with("x86_64"));
+        // pip skips yanked files and pre-releases (`.dev`, `a0`) unless asked for them.
+        let pre = version.contains("dev") || version.contains('a');
+        if linux_x86 && cells[2] == "-" && !pre {
+            entry.insert(version.to_string());
+        }
+    }
+    assert_eq!(from_json.len(), 3);
+    for (package, listed) in from_json {
+        let w = kb.cudnn.wheels.iter().find(|w| w.package == package).unwrap();
+        let ours: BTreeSet<String> = w.versions.iter().map(ToString::to_string).collect();
+        assert_eq!(ours, listed, "{package}");
+    }
 }
 
 #[test]
