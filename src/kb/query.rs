@@ -98,6 +98,8 @@ pub struct CudnnForCuda<'a> {
     pub covers: &'a [Version],
     /// The package.
     pub build: &'a CudnnBuild,
+    /// How sure the matrix row is (a matrix read only in part is unverified).
+    pub confidence: Confidence,
     /// The matrix.
     pub cited: &'a Source,
 }
@@ -189,7 +191,13 @@ pub fn cuda(kb: &Kb, v: CudaVersion) -> Result<CudaAnswer<'_>, QueryError> {
             if b.cuda.contains(&v) {
                 let cited = kb.cudnn.sources.get(&r.source).map(|s| s as &Source);
                 if let Some(cited) = cited {
-                    cudnn.push(CudnnForCuda { cudnn: &r.version, covers: &r.covers, build: b, cited });
+                    cudnn.push(CudnnForCuda {
+                        cudnn: &r.version,
+                        covers: &r.covers,
+                        build: b,
+                        confidence: r.confidence,
+                        cited,
+                    });
                 }
             }
         }
