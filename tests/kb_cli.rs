@@ -65,7 +65,7 @@ fn kb_cuda_13_x_needs_a_580_driver() {
     assert_eq!(j["minor_compat"]["linux"], "580");
     let labels: Vec<&str> =
         j["releases"].as_array().unwrap().iter().map(|r| r["label"].as_str().unwrap()).collect();
-    assert_eq!(labels, ["CUDA 13.0 GA", "CUDA 13.0 Update 1", "CUDA 13.0 Update 2"]);
+    assert_eq!(labels, ["CUDA 13.0 GA", "CUDA 13.0 Update 1", "CUDA 13.0 Update 2", "CUDA 13.0.3"]);
     let ccs = &j["cudnn"][0]["build"]["compute_capabilities"];
     assert_eq!(ccs[0], "7.5", "the CUDA 13 cuDNN starts at Turing: {ccs}");
 }

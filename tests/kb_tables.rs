@@ -930,6 +930,7 @@ fn forward_compat_answers_for_drivers_and_toolkits() {
     let rows: Vec<(String, String)> = a
         .releases
         .iter()
+        .filter(|r| r.row.source.starts_with("t3"))
         .map(|r| (r.row.linux.as_ref().unwrap().to_string(), r.row.windows.as_ref().unwrap().to_string()))
         .collect();
     assert_eq!(rows, [("570.26".into(), "570.65".into()), ("570.124.06".into(), "572.61".into())]);
@@ -944,4 +945,54 @@ fn forward_compat_answers_for_drivers_and_toolkits() {
     // 13.x toolkits name no Windows driver: the notes say N/A.
     let a = query::cuda(kb, CudaVersion::new(13, 0)).unwrap();
     assert!(a.releases.iter().all(|r| r.row.windows.is_none() && r.row.windows_note.is_some()));
+}
+
+#[test]
+fn installer_file_names_agree_with_table_3_and_every_release_has_a_row() {
+    // NVIDIA's installer names carry the driver they bundle: never older than Table 3's minimum,
+    // and where newer, the row says so. Every installer release has a row (13.4 counts the GA as
+    // build 1: 13.4.1 is the GA, 13.4.0 the developer preview).
+    let kb = kb();
+    let bundled = |file: &str| -> Option<DriverVersion> {
+        let d = file.split('_').nth(2)?;
+        d.starts_with(|c: char| c.is_ascii_digit()).then(|| driver(d))
+    };
+    let mut releases = 0;
+    for line in excerpt_lines("cuda_installer_filenames.txt") {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let full: Version = cells[0].parse().unwrap();
+        let cuda = CudaVersion::new(full.major() as u32, full.minor() as u32);
+        let patch = full.part(2) as u32;
+        if cuda == CudaVersion::new(13, 4) && patch == 0 {
+            continue;
+        }
+        let update = if cuda >= CudaVersion::new(13, 4) { patch - 1 } else { patch };
+        let row = kb
+            .cuda
+            .release
+            .iter()
+            .find(|r| r.version == cuda && r.update == update)
+            .unwrap_or_else(|| panic!("no row for the {full} installers"));
+        let said = |d: &DriverVersion| {
+            row.note.as_deref().unwrap_or("").contains(&d.to_string())
+                || row.disagreement.iter().any(|x| x.value == d.to_string())
+        };
+        for (stated, file) in [(&row.linux, cells[1]), (&row.windows, cells[2])] {
+            match (stated, bundled(file)) {
+                (Some(min), Some(b)) => {
+                    assert!(&b >= min, "{file}: bundles {b}, below Table 3's {min}");
+                    assert!(
+                        &b == min || said(&b),
+                        "{file}: bundles {b}, the row {} does not say so",
+                        row.label
+                    );
+                }
+                (None, Some(b)) => assert!(said(&b), "{file}: the row {} does not name {b}", row.label),
+                (Some(min), None) => panic!("{file}: no bundled driver, yet {} states {min}", row.label),
+                (None, None) => {}
+            }
+        }
+        releases += 1;
+    }
+    assert_eq!(releases, 37);
 }
