@@ -51,6 +51,7 @@ fn every_pytorch_excerpt_names_its_public_url() {
         "pytorch_test_infra_release_matrix.txt",
         "pytorch_pypi_python_tags.txt",
         "pytorch_release_matrix_2024.md",
+        "pytorch_issues.txt",
     ] {
         let text = source_text(f);
         assert!(text.lines().take(3).any(|l| l.contains("Source: https://")), "{f}");
@@ -395,4 +396,40 @@ fn rows_1_12_to_2_3_match_the_official_release_md_of_2024() {
         let b = release(minor).build.iter().find(|b| b.pypi_default).unwrap();
         assert_eq!(b.tag, "cu102", "torch {minor}");
     }
+}
+
+#[test]
+fn arch_lists_observed_in_issue_182250_and_the_2_15_rfc_builds_match() {
+    let text = source_text("pytorch_issues.txt");
+    let blocks = blocks(&text);
+    let version = Regex::new(r"^'(\d+\.\d+)\.\d+\+(cu\d+)'$").unwrap();
+    let mut current = None;
+    let mut checked = 0;
+    for line in &blocks.iter().find(|(h, _)| h[0] == "182250").unwrap().1 {
+        if let Some(c) = version.captures(line) {
+            current = Some((c[1].to_string(), c[2].to_string()));
+        } else if let Some(list) = line.strip_prefix("['") {
+            let (minor, tag) = current.take().unwrap();
+            let b = build(release(&minor), &tag).unwrap();
+            assert_eq!(b.arch_source.as_deref(), Some("issue-182250"), "{minor} {tag}");
+            let want: Vec<String> = list
+                .trim_end_matches("']")
+                .split("', '")
+                .map(|sm| {
+                    let d = sm.trim_start_matches("sm_");
+                    format!("{}.{}", &d[..d.len() - 1], &d[d.len() - 1..])
+                })
+                .collect();
+            assert_eq!(written(&b.arch_list), want.join(";"), "{minor} {tag}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 3);
+    // The 2.15 RFC: 13.2 the PyPI build, 13.0 the other stable one, no 12.6.
+    let rfc = &blocks.iter().find(|(h, _)| h[0] == "190385").unwrap().1;
+    assert!(rfc[0].contains("CUDA 13.2") && rfc[0].contains("PyPI"));
+    let r = release("2.15");
+    assert_eq!(r.build.iter().find(|b| b.pypi_default).unwrap().tag, "cu132");
+    assert!(rfc[1].contains("CUDA 13.0") && build(r, "cu130").is_some());
+    assert!(rfc[2].contains("CUDA 12.6 (removed") && build(r, "cu126").is_none());
 }
