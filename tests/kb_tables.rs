@@ -36,9 +36,20 @@ fn every_source_excerpt_names_its_public_url() {
         "cudnn_9.10.2_support_matrix.txt",
         "cudnn_9.0.0_support_matrix.txt",
         "cudnn_8.9.6_support_matrix.txt",
+        "cudnn_8.9.5_support_matrix.txt",
+        "cudnn_8.9.1_support_matrix.txt",
+        "cudnn_9.5.0_support_matrix.txt",
+        "cudnn_8.5.0_support_matrix.txt",
+        "cudnn_8.4.0_support_matrix.txt",
+        "cudnn_8.3.0_support_matrix.txt",
+        "cudnn_8.2.2_support_matrix.txt",
+        "cudnn_8.0.3_support_matrix.txt",
+        "cudnn_7.6.4_support_matrix.txt",
+        "cudnn_7.6.0_support_matrix.txt",
         "pytorch_release_matrix.md",
         "pytorch_pypi_requires_dist.txt",
         "cudnn_pypi_wheels.txt",
+        "cudnn_pypi_json.txt",
         "frameworks_pypi.txt",
         "tensorflow_tested_build_configs_linux_gpu.html",
     ];
@@ -324,7 +335,9 @@ fn parse_matrix(name: &str) -> Vec<MatrixBlock> {
                 it.next();
                 break;
             }
-            toolkits.insert(t.parse::<CudaVersion>().unwrap());
+            // `11.4 4`: the toolkit and a footnote number.
+            let first = t.split_whitespace().next().unwrap();
+            toolkits.insert(first.parse::<CudaVersion>().unwrap());
             it.next();
         }
         let (Some(linux), Some(windows)) = (it.next(), it.next()) else { continue };
@@ -386,6 +399,11 @@ fn cudnn_9_0_matrix_rows_match() {
 }
 
 #[test]
+fn cudnn_9_5_0_matrix_rows_match() {
+    check_matrix("cudnn_9.5.0_support_matrix.txt", "9.5.0", 3);
+}
+
+#[test]
 fn cudnn_8_9_matrix_rows_match() {
     let kb = kb();
     let text = excerpt_lines("cudnn_8.9.6_support_matrix.txt").join("\n");
@@ -422,6 +440,214 @@ fn cudnn_8_9_matrix_rows_match() {
     assert_eq!(b11.cuda.len(), 9);
     for t in ["11.7", "11.6", "11.5", "11.4", "11.3", "11.27", "11.18", "11.09"] {
         assert!(text.contains(&format!("\n{t}\n")), "{t}");
+    }
+}
+
+/// The 8.9 matrices as their text flows (HTML or PDF): every toolkit, driver and capability the
+/// excerpt names is the kb row's, and the other way round. Footnote digits run into numbers
+/// ("11.27" is 11.2 with footnote 7, "9.03" is 9.0 with footnote 3): CUDA 11/12 and the
+/// capabilities of these matrices have one-digit minors, so the first digit after the dot is kept.
+fn check_89_text(name: &str, release: &str) {
+    let kb = kb();
+    let text = excerpt_lines(name).join("\n");
+    let row = kb.cudnn.release.iter().find(|r| r.version.to_string() == release).unwrap();
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let toolkit = regex::Regex::new(r"^(1[12]\.\d)\d?$").unwrap();
+    let capability = regex::Regex::new(r"^(\d\.\d)\d?$").unwrap();
+    let listed_toolkits: BTreeSet<CudaVersion> =
+        tokens.iter().filter_map(|t| toolkit.captures(t)).map(|c| c[1].parse().unwrap()).collect();
+    let listed_ccs: BTreeSet<ComputeCapability> =
+        tokens.iter().filter_map(|t| capability.captures(t)).map(|c| c[1].parse().unwrap()).collect();
+    let at_least = regex::Regex::new(r">=\s*(\d+\.\d+(?:\.\d+)?)").unwrap();
+    let drivers: BTreeSet<DriverVersion> = at_least.captures_iter(&text).map(|c| driver(&c[1])).collect();
+    let kb_toolkits: BTreeSet<CudaVersion> = row.build.iter().flat_map(|b| b.cuda.iter().copied()).collect();
+    assert_eq!(kb_toolkits, listed_toolkits, "{name}");
+    let kb_drivers: BTreeSet<DriverVersion> =
+        row.build.iter().flat_map(|b| b.linux.iter().chain(b.windows.iter()).cloned()).collect();
+    assert_eq!(kb_drivers, drivers, "{name}");
+    assert_eq!(listed_ccs.len(), 9, "{name}: {listed_ccs:?}");
+    for b in &row.build {
+        let kcc: BTreeSet<ComputeCapability> = b.compute_capabilities.iter().copied().collect();
+        assert_eq!(kcc, listed_ccs, "{name} {:?}", b.package);
+        // Each package names its own major's drivers: 525.60.13 / 527.41 for 12.x, 450.80.02 /
+        // 452.39 for 11.x, the pairs the text gives beside `for CUDA 12.x` and `for CUDA 11.x`.
+        let major = b.cuda_major().unwrap();
+        let line = text.lines().find(|l| l.contains(&format!("for CUDA {major}.x"))).unwrap_or_default();
+        if line.contains(">=") {
+            let on_line: Vec<DriverVersion> = at_least.captures_iter(line).map(|c| driver(&c[1])).collect();
+            assert_eq!(on_line, [b.linux.clone().unwrap(), b.windows.clone().unwrap()], "{name} {major}");
+        }
+    }
+}
+
+#[test]
+fn cudnn_8_9_1_and_8_9_5_matrix_rows_match() {
+    check_89_text("cudnn_8.9.1_support_matrix.txt", "8.9.1");
+    check_89_text("cudnn_8.9.5_support_matrix.txt", "8.9.5");
+    check_89_text("cudnn_8.9.6_support_matrix.txt", "8.9.6");
+}
+
+/// One row of an older matrix: a toolkit, its "SM x and later" cell (which spans the rows below
+/// it), and its driver cell ("r450", "r460, r455, r450", "r418.39"), if any.
+#[derive(Debug)]
+struct SmRow {
+    cuda: CudaVersion,
+    sm: Option<ComputeCapability>,
+    drivers: Vec<(u64, Option<String>)>,
+    not_supported: bool,
+}
+
+/// Reads the rows of one section of a 7.6 - 8.5 matrix excerpt, whatever the text flow (HTML
+/// table, PDF columns): toolkits are `CUDA 10.1.243`-style anywhere or a `11.4`-style cell at the
+/// start of a line; footnote digits run into the toolkit (`11.41`), so only the first minor digit
+/// is kept.
+fn sm_rows(section: &str) -> Vec<SmRow> {
+    let re = regex::Regex::new(
+        r"(?m)(?:(?P<pkg>for\s+)?CUDA (?P<t1>(?:8|9|10|11)\.\d)[\d.x]*(?P<ns> \(Not Supported\))?|^(?P<t2>1[01]\.\d)\d?(?: update \d)?(?:\s*\||[ \t]*$|\s)|SM (?P<sm>\d\.\d) and later|\b[rR](?P<br>\d{3})(?:\.(?P<rest>\d+))?\b)",
+    )
+    .unwrap();
+    let mut rows: Vec<SmRow> = Vec::new();
+    let mut carry: Option<ComputeCapability> = None;
+    for c in re.captures_iter(section) {
+        if c.name("pkg").is_some() {
+            // `cuDNN 8.4.0 for CUDA 10.2`: a package name, not a row.
+            continue;
+        }
+        if let Some(t) = c.name("t1").or_else(|| c.name("t2")) {
+            rows.push(SmRow {
+                cuda: t.as_str().parse().unwrap(),
+                sm: carry,
+                drivers: Vec::new(),
+                not_supported: c.name("ns").is_some(),
+            });
+        } else if let Some(sm) = c.name("sm") {
+            let sm: ComputeCapability = sm.as_str().parse().unwrap();
+            if let Some(last) = rows.last_mut() {
+                last.sm = Some(sm);
+            }
+            // A spanning cell placed after the rows it spans (PDF flow) covers those before it.
+            if carry.is_none() {
+                rows.iter_mut().filter(|r| r.sm.is_none()).for_each(|r| r.sm = Some(sm));
+            }
+            carry = Some(sm);
+        } else if let (Some(br), Some(last)) = (c.name("br"), rows.last_mut()) {
+            last.drivers.push((br.as_str().parse().unwrap(), c.name("rest").map(|r| r.as_str().to_string())));
+        }
+    }
+    rows
+}
+
+/// Checks the sections `(from, to, release)` of an excerpt against the kb rows of `release`:
+/// each supported toolkit is a build with that SM floor and driver, a toolkit listed as not
+/// supported has no build, and the kb has no build the sections of that release lack (two
+/// sections may give one table twice, as a page and its PDF flow it).
+fn check_sm_matrix(name: &str, sections: &[(&str, &str, &str)]) {
+    let kb = kb();
+    let text = excerpt_lines(name).join("\n");
+    let mut listed_per_release: std::collections::BTreeMap<&str, BTreeSet<CudaVersion>> = Default::default();
+    for (from, to, release) in sections {
+        let start = text.find(from).unwrap_or_else(|| panic!("{name}: no `{from}`"));
+        let end = text[start..].find(to).map_or(text.len(), |e| start + e);
+        let rows = sm_rows(&text[start..end]);
+        assert!(!rows.is_empty(), "{name} {release}: no rows");
+        let row = kb.cudnn.release.iter().find(|r| r.version.to_string() == *release).unwrap();
+        let listed = listed_per_release.entry(release).or_default();
+        for r in &rows {
+            let build = row.build.iter().find(|b| b.cuda.contains(&r.cuda));
+            if r.not_supported {
+                assert!(build.is_none(), "{name} {release}: CUDA {} is listed as not supported", r.cuda);
+                continue;
+            }
+            listed.insert(r.cuda);
+            let b = build.unwrap_or_else(|| panic!("{name} {release}: no build for CUDA {}", r.cuda));
+            if let Some(sm) = r.sm {
+                assert_eq!(b.min_compute_capability, Some(sm), "{name} {release} CUDA {}", r.cuda);
+            }
+            match r.drivers.iter().min() {
+                None => assert!(b.linux.is_none() && b.linux_branch.is_none(), "{name} {release} {}", r.cuda),
+                Some((branch, None)) => {
+                    assert_eq!(b.linux_branch, Some(*branch), "{name} {release} CUDA {}", r.cuda)
+                }
+                Some((branch, Some(rest))) => assert_eq!(
+                    b.linux.as_ref().map(ToString::to_string),
+                    Some(format!("{branch}.{rest}")),
+                    "{name} {release} CUDA {}",
+                    r.cuda
+                ),
+            }
+        }
+    }
+    for (release, listed) in listed_per_release {
+        let row = kb.cudnn.release.iter().find(|r| r.version.to_string() == release).unwrap();
+        let kb_toolkits: BTreeSet<CudaVersion> =
+            row.build.iter().flat_map(|b| b.cuda.iter().copied()).collect();
+        assert_eq!(kb_toolkits, listed, "{name} {release}");
+    }
+}
+
+#[test]
+fn cudnn_7_6_to_8_5_matrix_rows_match() {
+    check_sm_matrix(
+        "cudnn_8.0.3_support_matrix.txt",
+        &[
+            ("cuDNN 8.0.2 - 8.0.3", "1.2. cuDNN 8.0.0", "8.0.3"),
+            ("1.2. cuDNN 8.0.0 - 8.0.1 Preview", "1.3. cuDNN", "8.0.1"),
+            ("1.3. cuDNN 7.6.4 - 7.6.5", "1.4. cuDNN", "7.6.5"),
+            ("1.4. cuDNN 7.6.3", "1.5. cuDNN", "7.6.3"),
+        ],
+    );
+    check_sm_matrix(
+        "cudnn_8.2.2_support_matrix.txt",
+        &[("Table 1.", "Table 2.", "8.2.2"), ("Table 2.", "8.1.0 - 8.1.1", "8.2.1")],
+    );
+    check_sm_matrix("cudnn_8.3.0_support_matrix.txt", &[("Table 1.", "\u{0}", "8.3.0")]);
+    check_sm_matrix(
+        "cudnn_8.4.0_support_matrix.txt",
+        &[
+            ("cuDNN Package |", "2. CPU Architecture", "8.4.0"),
+            ("2. CPU Architecture And OS Requirements", "\u{0}", "8.4.0"),
+        ],
+    );
+    check_sm_matrix("cudnn_8.5.0_support_matrix.txt", &[("Table 1.", "\u{0}", "8.5.0")]);
+    check_sm_matrix("cudnn_7.6.0_support_matrix.txt", &[("cuDNN 7.6.0", "cuDNN 7.5.1", "7.6.0")]);
+}
+
+#[test]
+fn cudnn_7_6_4_follows_its_own_matrix_which_has_no_cuda_10_2() {
+    let kb = kb();
+    let text = excerpt_lines("cudnn_7.6.4_support_matrix.txt").join("\n");
+    assert!(text.contains("cuDNN v7.6.3 - v7.6.4"));
+    let first = sm_rows(&text);
+    assert_eq!(first[0].cuda, CudaVersion::new(10, 1), "{first:?}");
+    let v764: Version = "7.6.4".parse().unwrap();
+    let row = kb.cudnn.release.iter().find(|r| r.covers.contains(&v764)).unwrap();
+    assert!(row.covers.contains(&"7.6.3".parse().unwrap()));
+    assert!(row.build.iter().all(|b| !b.cuda.contains(&CudaVersion::new(10, 2))));
+    let b = row.build.iter().find(|b| b.cuda.contains(&first[0].cuda)).unwrap();
+    assert_eq!(b.linux.as_ref().map(ToString::to_string).as_deref(), Some("418.39"));
+}
+
+#[test]
+fn cudnn_releases_are_kept_oldest_first_and_every_build_names_its_capabilities_or_says_why() {
+    let kb = kb();
+    let versions: Vec<&Version> = kb.cudnn.release.iter().map(|r| &r.version).collect();
+    let mut sorted = versions.clone();
+    sorted.sort();
+    assert_eq!(versions, sorted);
+    for r in &kb.cudnn.release {
+        assert!(r.confidence == Confidence::Confirmed || r.note.is_some(), "cudnn {}", r.version);
+        for b in &r.build {
+            let has_ccs = !b.compute_capabilities.is_empty() || b.min_compute_capability.is_some();
+            assert!(
+                has_ccs || r.note.is_some(),
+                "cuDNN {} CUDA {:?}: no capabilities, no note",
+                r.version,
+                b.cuda
+            );
+            assert!(b.cuda.windows(2).all(|w| w[0] < w[1]), "cuDNN {}: toolkits oldest first", r.version);
+            let majors: BTreeSet<u32> = b.cuda.iter().map(|c| c.major).collect();
+            assert_eq!(majors.len(), 1, "cuDNN {}: one package spans one CUDA major", r.version);
+        }
     }
 }
 
@@ -649,6 +875,29 @@ fn cudnn_wheels_per_cuda_major_match_pypi() {
     assert_eq!(last11.to_string(), "9.10.2.21");
     let first13 = kb.cudnn.wheels.iter().find(|w| w.cuda_major == 13).unwrap().versions.first().unwrap();
     assert_eq!(first13.to_string(), "9.12.0.46");
+}
+
+#[test]
+fn cudnn_wheel_lists_are_the_installable_linux_x86_64_releases_of_pypi_json() {
+    let kb = kb();
+    let mut from_json: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for line in excerpt_lines("cudnn_pypi_json.txt") {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let (package, version) = cells[0].split_once(' ').unwrap();
+        let entry = from_json.entry(package.to_string()).or_default();
+        let linux_x86 = cells[1].split(',').any(|t| t.starts_with("manylinux") && t.ends_with("x86_64"));
+        // pip skips yanked files and pre-releases (`.dev`, `a0`) unless asked for them.
+        let pre = version.contains("dev") || version.contains('a');
+        if linux_x86 && cells[2] == "-" && !pre {
+            entry.insert(version.to_string());
+        }
+    }
+    assert_eq!(from_json.len(), 3);
+    for (package, listed) in from_json {
+        let w = kb.cudnn.wheels.iter().find(|w| w.package == package).unwrap();
+        let ours: BTreeSet<String> = w.versions.iter().map(ToString::to_string).collect();
+        assert_eq!(ours, listed, "{package}");
+    }
 }
 
 #[test]

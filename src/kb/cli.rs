@@ -486,17 +486,17 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
         let covers = c.covers.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         let package =
             c.build.package.clone().unwrap_or_else(|| format!("cuDNN {} (CUDA {})", c.cudnn, a.cuda));
-        writeln!(out, "  {package}  {cite}")?;
+        writeln!(out, "  {package}{}  {cite}", unverified(c.confidence))?;
         let linux = match (&c.build.linux, c.build.linux_branch) {
             (Some(l), _) => format!(">= {l}"),
             (None, Some(b)) => format!("r{b}"),
             (None, None) => "not recorded".into(),
         };
-        writeln!(
-            out,
-            "    matrix of {covers}; driver Linux {linux}, Windows {}",
-            ge(c.build.windows.as_ref())
-        )?;
+        let windows = match (&c.build.windows, &c.build.windows_note) {
+            (None, Some(n)) => n.clone(),
+            (w, _) => ge(w.as_ref()),
+        };
+        writeln!(out, "    matrix of {covers}; driver Linux {linux}, Windows {windows}")?;
         wrap(out, "    compute capabilities: ", "      ", &capabilities(c.build))?;
     }
     if let Some(w) = &a.cudnn_wheels {
@@ -847,7 +847,7 @@ fn text_cudnn(kb: &Kb, a: &query::CudnnAnswer<'_>, out: &mut dyn Write) -> Resul
     let c = cites.cite(a.release.cited);
     let covers = r.covers.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
     match a.matched {
-        CudnnMatch::Exact => writeln!(out, "Support matrix of {covers} {c}")?,
+        CudnnMatch::Exact => writeln!(out, "Support matrix of {covers}{} {c}", unverified(r.confidence))?,
         CudnnMatch::SameMinor => wrap(
             out,
             "",

@@ -98,6 +98,8 @@ pub struct CudnnForCuda<'a> {
     pub covers: &'a [Version],
     /// The package.
     pub build: &'a CudnnBuild,
+    /// How sure the matrix row is (a matrix read only in part is unverified).
+    pub confidence: Confidence,
     /// The matrix.
     pub cited: &'a Source,
 }
@@ -189,7 +191,13 @@ pub fn cuda(kb: &Kb, v: CudaVersion) -> Result<CudaAnswer<'_>, QueryError> {
             if b.cuda.contains(&v) {
                 let cited = kb.cudnn.sources.get(&r.source).map(|s| s as &Source);
                 if let Some(cited) = cited {
-                    cudnn.push(CudnnForCuda { cudnn: &r.version, covers: &r.covers, build: b, cited });
+                    cudnn.push(CudnnForCuda {
+                        cudnn: &r.version,
+                        covers: &r.covers,
+                        build: b,
+                        confidence: r.confidence,
+                        cited,
+                    });
                 }
             }
         }
@@ -549,6 +557,18 @@ pub struct CudnnAnswer<'a> {
     pub frameworks: Vec<FrameworkForCuda<'a>>,
 }
 
+/// The matrix of the same minor release that answers for `asked`: for a patch release, the newest
+/// matrix at or below it (a later patch may add toolkits the asked one lacks), else the oldest
+/// above it; for a bare `major.minor`, the newest of that minor.
+fn same_minor_matrix<'a>(t: &'a super::tables::CudnnTable, asked: &Version) -> Option<&'a CudnnRelease> {
+    let mut rows: Vec<&CudnnRelease> = t.release.iter().filter(|r| same_minor(&r.version, asked)).collect();
+    rows.sort_by(|a, b| a.version.cmp(&b.version));
+    if asked.parts().len() < 3 {
+        return rows.last().copied();
+    }
+    rows.iter().rev().find(|r| r.version.cmp(asked) != Ordering::Greater).or(rows.first()).copied()
+}
+
 /// Answers `kb cudnn <version>`.
 pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryError> {
     let checked = &kb.meta.checked;
@@ -568,7 +588,7 @@ pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryEr
         t.release.iter().find(|r| r.covers.iter().any(|c| c.matches_prefix(&asked.truncated(cmp_len))));
     let (release, matched) = if let Some(r) = exact.filter(|_| asked.parts().len() >= 3) {
         (r, CudnnMatch::Exact)
-    } else if let Some(r) = t.release.iter().rev().find(|r| same_minor(&r.version, asked)) {
+    } else if let Some(r) = same_minor_matrix(t, asked) {
         (r, if asked.parts().len() >= 3 { CudnnMatch::SameMinor } else { CudnnMatch::Exact })
     } else if let Some(r) = t
         .release
@@ -724,5 +744,25 @@ mod tests {
         assert_eq!(a.matched, CudnnMatch::NearestOlder);
         assert!(a.known_release);
         assert_eq!(a.release.row.version.to_string(), "9.17.0");
+    }
+
+    #[test]
+    fn a_patch_release_is_answered_by_the_nearest_older_matrix_of_its_minor_not_a_newer_one() {
+        // 7.6.2 predates 7.6.3 and 7.6.5 (which adds CUDA 10.2): the 7.6.0 matrix answers.
+        let a = cudnn(kb(), &"7.6.2".parse().unwrap()).unwrap();
+        assert_eq!((a.matched, a.release.row.version.to_string()), (CudnnMatch::SameMinor, "7.6.0".into()));
+        let a = cudnn(kb(), &"7.6.4".parse().unwrap()).unwrap();
+        assert_eq!((a.matched, a.release.row.version.to_string()), (CudnnMatch::Exact, "7.6.3".into()));
+        let a = cudnn(kb(), &"8.2.4".parse().unwrap()).unwrap();
+        assert_eq!((a.matched, a.release.row.version.to_string()), (CudnnMatch::SameMinor, "8.2.2".into()));
+        // A bare minor takes its newest matrix.
+        let a = cudnn(kb(), &"9.5".parse().unwrap()).unwrap();
+        assert_eq!(a.release.row.version.to_string(), "9.5.1");
+        // No 8.6 matrix: the nearest older one of cuDNN 8 answers, and says so.
+        let a = cudnn(kb(), &"8.6.0".parse().unwrap()).unwrap();
+        assert_eq!(
+            (a.matched, a.release.row.version.to_string()),
+            (CudnnMatch::NearestOlder, "8.5.0".into())
+        );
     }
 }

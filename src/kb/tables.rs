@@ -235,6 +235,8 @@ pub struct CudnnWheels {
     pub source: String,
     /// The versions, oldest first.
     pub versions: Vec<Version>,
+    /// Releases of the package left out of `versions` and why (Windows-only, yanked, dev).
+    pub note: Option<String>,
 }
 
 impl CudnnTable {
