@@ -433,3 +433,65 @@ fn arch_lists_observed_in_issue_182250_and_the_2_15_rfc_builds_match() {
     assert!(rfc[1].contains("CUDA 13.0") && build(r, "cu130").is_some());
     assert!(rfc[2].contains("CUDA 12.6 (removed") && build(r, "cu126").is_none());
 }
+
+/// `| 13.0.2 | Turing(7.5), Ampere(8.0, 8.6), … | notes |` → (CUDA 13.0, "7.5;8.0;8.6;…").
+fn support_matrix(lines: &[String]) -> Vec<(CudaVersion, String)> {
+    let caps = Regex::new(r"(\d+\.\d+(?:\+PTX)?)").unwrap();
+    lines
+        .iter()
+        .filter(|l| l.starts_with("| 1"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let v: Version = cells[1].parse().unwrap();
+            let cuda = CudaVersion::new(v.major() as u32, v.minor() as u32);
+            let list: Vec<&str> = caps.find_iter(cells[2]).map(|m| m.as_str()).collect();
+            (cuda, list.join(";"))
+        })
+        .collect()
+}
+
+#[test]
+fn rows_2_11_to_2_14_match_the_release_managers_prs_and_rfcs() {
+    let blocks = blocks(&source_text("pytorch_issues.txt"));
+    let block = |id: &str| blocks.iter().find(|(h, _)| h[0] == id).unwrap().1.clone();
+    // 2.14: the matrix row as added from release/2.14.
+    let r = release("2.14");
+    assert_eq!(r.source, "pr-194367");
+    assert_eq!(r.confidence, Confidence::Confirmed);
+    let pin = Regex::new(r"^\| CUDA (\d+\.\d+) \| CUDNN ([\d.]+), NCCL ([\d.]+) \|$").unwrap();
+    let mut pins = 0;
+    for line in block("194367") {
+        if let Some(c) = pin.captures(&line) {
+            let b = r.build.iter().find(|b| b.cuda().to_string() == c[1]).unwrap();
+            assert_eq!(b.cudnn.as_ref().unwrap().to_string(), c[2], "2.14 {}", b.tag);
+            assert_eq!(b.nccl.as_ref().unwrap().to_string(), c[3], "2.14 {}", b.tag);
+            pins += 1;
+        } else if let Some(p) = line.strip_prefix("| Python `") {
+            assert_eq!(r.python.as_deref(), p.split('`').next());
+        } else if let Some(rocm) = line.strip_prefix("| ROCm ") {
+            assert_eq!(r.rocm, [rocm.split(' ').next().unwrap()]);
+        }
+    }
+    assert_eq!((pins, r.build.len()), (3, 3));
+    // 2.12 to 2.14: RELEASE.md's CUDA Support Matrix.
+    let matrix = support_matrix(&block("182849"));
+    assert_eq!(matrix.len(), 3);
+    for minor in ["2.12", "2.13", "2.14"] {
+        for b in &release(minor).build {
+            let (_, want) = matrix.iter().find(|(c, _)| *c == b.cuda()).unwrap();
+            assert_eq!(&written(&b.arch_list), want, "{minor} {}", b.tag);
+            assert_eq!(b.arch_source.as_deref(), Some("pr-182849"), "{minor} {}", b.tag);
+        }
+    }
+    // 2.11: the RFC's table agrees with the observed cu126 and cu128 lists; for cu130 it says
+    // +PTX, the installed wheel has none, and the table keeps both.
+    let r = release("2.11");
+    for (cuda, want) in support_matrix(&block("172663")) {
+        let b = r.build.iter().find(|b| b.cuda() == cuda).unwrap();
+        if written(&b.arch_list) != want {
+            let d = b.disagreement.iter().find(|d| d.field == "arch_list").expect("a recorded disagreement");
+            assert_eq!((d.value.as_str(), d.source.as_str()), (want.as_str(), "rfc-172663"));
+            assert_eq!(b.tag, "cu130");
+        }
+    }
+}
