@@ -495,3 +495,43 @@ fn rows_2_11_to_2_14_match_the_release_managers_prs_and_rfcs() {
         }
     }
 }
+
+#[test]
+fn row_2_13_and_the_nccl_of_2_10_to_2_12_match_the_release_md_prs() {
+    let blocks = blocks(&source_text("pytorch_issues.txt"));
+    let block = |id: &str| blocks.iter().find(|(h, _)| h[0] == id).unwrap().1.clone();
+    let row = block("187075").into_iter().find(|l| l.starts_with("| 2.13 |")).unwrap();
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    let r = release("2.13");
+    assert_eq!((r.source.as_str(), r.confidence), ("pr-187075", Confidence::Confirmed));
+    assert_eq!(r.python.as_deref(), Some(cells[2]));
+    assert!(r.rocm.iter().any(|x| format!("ROCm {x}") == cells[6]));
+    let build_re = Regex::new(r"CUDA (\d+\.\d+) \(CUDNN ([\d.]+)\) \(NCCL ([\d.]+)\)").unwrap();
+    let mut n = 0;
+    for (cell, experimental) in [(cells[4], false), (cells[5], true)] {
+        for c in build_re.captures_iter(cell) {
+            let b = r.build.iter().find(|b| b.cuda().to_string() == c[1]).unwrap();
+            assert_eq!(cudoctor::kb::query::is_experimental(b), experimental, "2.13 {}", b.tag);
+            assert_eq!(b.cudnn.as_ref().unwrap().to_string(), c[2], "2.13 {}", b.tag);
+            assert_eq!(b.nccl.as_ref().unwrap().to_string(), c[3], "2.13 {}", b.tag);
+            n += 1;
+        }
+    }
+    assert_eq!((n, r.build.len()), (3, 3));
+    // "| 2.12 | 12.6 → 2.29.3; 13.0 / 13.2 → 2.29.7 |"
+    let mut checked = 0;
+    for line in block("190386") {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let r = release(cells[1]);
+        for part in cells[2].split("; ") {
+            let (cudas, nccl) = part.split_once(" → ").unwrap();
+            let nccl = nccl.split(' ').next().unwrap();
+            for cuda in cudas.split(" / ") {
+                let b = r.build.iter().find(|b| b.cuda().to_string() == cuda).unwrap();
+                assert_eq!(b.nccl.as_ref().unwrap().to_string(), nccl, "{} {}", cells[1], b.tag);
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 9);
+}
