@@ -154,8 +154,8 @@ fn arch_lists_match_the_wheel_build_scripts() {
             checked += 1;
         }
     }
-    // 34 builds of 1.7 to 2.5 from pytorch/builder, 6 of 2.8 and 2.9 from pytorch/pytorch.
-    assert_eq!(checked, 40);
+    // 34 builds of 1.7 to 2.5 from pytorch/builder, 3 of 2.8 from pytorch/pytorch.
+    assert_eq!(checked, 37);
     // Every recorded list except the 2.11 observation and the third-party 2.12-2.14 copies is
     // backed by a script above.
     let scripted = kb
@@ -473,6 +473,12 @@ fn rows_2_11_to_2_14_match_the_release_managers_prs_and_rfcs() {
         }
     }
     assert_eq!((pins, r.build.len()), (3, 3));
+    // 2.9: RELEASE.md's first CUDA Support Matrix.
+    for (cuda, want) in support_matrix(&block("164471")) {
+        let b = release("2.9").build.iter().find(|b| b.cuda() == cuda).unwrap();
+        assert_eq!(written(&b.arch_list), want, "2.9 {}", b.tag);
+        assert_eq!(b.arch_source.as_deref(), Some("pr-164471"));
+    }
     // 2.12 to 2.14: RELEASE.md's CUDA Support Matrix.
     let matrix = support_matrix(&block("182849"));
     assert_eq!(matrix.len(), 3);
