@@ -30,7 +30,9 @@ fn driver(s: &str) -> DriverVersion {
 fn every_source_excerpt_names_its_public_url() {
     let files = [
         "cuda_table3_linux.txt",
-        "cuda_table3_windows.txt",
+        "cuda_table3_13.2.2.txt",
+        "cuda_forward_compatibility.txt",
+        "datacenter_driver_branches.txt",
         "cuda_minor_version_compatibility.txt",
         "cudnn_9.17.0_support_matrix.txt",
         "cudnn_9.10.2_support_matrix.txt",
@@ -198,25 +200,87 @@ fn every_build_names_a_cuda_version_the_cuda_table_knows() {
         }
     }
     for b in &kb.drivers.branch {
-        assert!(known.contains(&b.newest_cuda), "branch {}: CUDA {} unknown", b.branch, b.newest_cuda);
+        if let Some(n) = b.newest_cuda {
+            assert!(known.contains(&n), "branch {}: CUDA {n} unknown", b.branch);
+        }
+    }
+    for p in &kb.cuda.forward_compat.matrix {
+        assert!(known.contains(&p.cuda), "{}: CUDA {} unknown", p.name(), p.cuda);
     }
 }
 
 #[test]
 fn driver_branches_agree_with_the_toolkit_driver_table() {
     // A branch's newest CUDA is the newest toolkit whose Table 3 driver belongs to that branch or
-    // an older one.
+    // an older one; rows taken from the compatibility guide agree with its table's columns; a row
+    // without a newest CUDA says why.
     let kb = kb();
+    let fc = &kb.cuda.forward_compat;
     for b in &kb.drivers.branch {
-        let newest = kb
-            .cuda
-            .release
-            .iter()
-            .filter(|r| r.linux.as_ref().is_some_and(|l| l.branch() <= b.branch))
-            .map(|r| r.version)
-            .max();
-        assert_eq!(newest, Some(b.newest_cuda), "branch {}", b.branch);
+        match b.source.as_str() {
+            "t3" | "t3-133" => {
+                let newest = kb
+                    .cuda
+                    .release
+                    .iter()
+                    .filter(|r| r.linux.as_ref().is_some_and(|l| l.branch() <= b.branch))
+                    .map(|r| r.version)
+                    .max();
+                assert_eq!(newest, b.newest_cuda, "branch {}", b.branch);
+            }
+            "fwd" => {
+                let t = fc.target.iter().find(|t| t.branch == b.branch).expect("a column of the table");
+                assert_eq!(Some(t.cuda), b.newest_cuda, "branch {}", b.branch);
+            }
+            other => assert!(
+                b.newest_cuda.is_none() && b.note.is_some(),
+                "branch {}: newest CUDA from `{other}`, which pairs no toolkit",
+                b.branch
+            ),
+        }
     }
+    // Every column of the forward-compatibility table names a branch and the CUDA it is paired
+    // with: the same pairing the driver table holds.
+    for t in &fc.target {
+        let b = kb.drivers.branch.iter().find(|b| b.branch == t.branch).expect("branch row");
+        assert_eq!(b.newest_cuda, Some(t.cuda), "column {}+", t.branch);
+    }
+    // Branches are stored oldest first.
+    let stored: Vec<u64> = kb.drivers.branch.iter().map(|b| b.branch).collect();
+    let mut sorted = stored.clone();
+    sorted.sort();
+    assert_eq!(stored, sorted);
+}
+
+#[test]
+fn forward_compat_packages_only_run_on_older_branches_and_newer_packages_cover_more() {
+    let kb = kb();
+    let fc = &kb.cuda.forward_compat;
+    let paired = |branch: u64| fc.target.iter().find(|t| t.branch == branch).map(|t| t.cuda).unwrap();
+    for p in &fc.matrix {
+        for &b in &p.runs_on {
+            // a compat package brings a newer CUDA to an older branch, never an older one
+            assert!(paired(b) < p.cuda, "{} on R{b} ({})", p.name(), paired(b));
+        }
+        // every older-paired branch of the table that the package skips is its own (N/A) or
+        // one the guide marks X; a newer package runs wherever an older one does
+        for q in fc.matrix.iter().filter(|q| q.cuda > p.cuda) {
+            for b in &p.runs_on {
+                assert!(
+                    q.runs_on.contains(b),
+                    "{} runs on R{b} but the newer {} does not",
+                    p.name(),
+                    q.name()
+                );
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    for p in &fc.matrix {
+        assert!(seen.insert(p.cuda), "{} twice", p.name());
+    }
+    assert!(fc.applies_to.iter().any(|a| a.contains("Data Center GPUs")));
+    assert!(fc.errors.iter().any(|e| e.code == 804 && e.name == "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"));
 }
 
 #[test]
@@ -265,15 +329,177 @@ fn toolkit_drivers_match_table_3_linux_row_by_row() {
     }
 }
 
+/// The Table 3 rows of the 13.2 Update 2 notes: (label, Linux, Windows cell).
+fn table3_13_2_2() -> Vec<(String, String, String)> {
+    let text = excerpt_lines("cuda_table3_13.2.2.txt").join("\n");
+    let table = text.split("Table 3 CUDA Toolkit and Corresponding Driver Versions").nth(1).unwrap();
+    table
+        .lines()
+        .filter(|l| l.starts_with("CUDA ") && l.matches('|').count() == 2)
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (cells[0].to_string(), cells[1].to_string(), cells[2].to_string())
+        })
+        .collect()
+}
+
 #[test]
-fn toolkit_drivers_match_table_3_windows_where_recorded() {
+fn toolkit_drivers_match_table_3_of_the_13_2_2_notes_linux_and_windows() {
     let kb = kb();
-    for line in excerpt_lines("cuda_table3_windows.txt").iter().filter(|l| !l.trim().is_empty()) {
-        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        let row = cuda_row(kb, cells[0]);
-        assert_eq!(row.linux.as_ref(), Some(&driver(cells[1])), "{line}");
-        assert_eq!(row.windows.as_ref(), Some(&driver(cells[2])), "{line}");
+    let rows = table3_13_2_2();
+    assert_eq!(rows.len(), 64);
+    let mut checked = 0;
+    for (label, linux, windows) in &rows {
+        // The notes list 7.0, 7.5 and the 11.0.1 release candidate, which the kb leaves out.
+        if label.starts_with("CUDA 7.") || label.contains(" RC") {
+            assert!(kb.cuda.release.iter().all(|r| &r.label != label), "{label}");
+            continue;
+        }
+        let row = cuda_row(kb, label);
+        assert_eq!(row.linux.as_ref(), Some(&driver(linux)), "{label}");
+        if windows == "N/A" {
+            assert_eq!(row.windows, None, "{label}");
+            assert!(row.windows_note.as_deref().unwrap_or("").starts_with("N/A"), "{label}");
+        } else {
+            assert_eq!(row.windows.as_ref(), Some(&driver(windows)), "{label}");
+        }
+        checked += 1;
     }
+    assert_eq!(checked, 61);
+    // Every Windows value the kb holds is one this table states.
+    let labels: HashSet<&str> = rows.iter().map(|(l, _, _)| l.as_str()).collect();
+    for r in kb.cuda.release.iter().filter(|r| r.windows.is_some()) {
+        assert!(labels.contains(r.label.as_str()), "{}: Windows value without a source line", r.label);
+    }
+}
+
+#[test]
+fn minor_version_ranges_match_table_2_of_the_13_2_2_notes() {
+    let kb = kb();
+    let text = excerpt_lines("cuda_table3_13.2.2.txt").join("\n");
+    for (major, min, max) in [(13u32, 580u64, None), (12, 525, Some(580u64)), (11, 450, Some(525))] {
+        let line = text.lines().find(|l| l.starts_with(&format!("{major}.x "))).unwrap();
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert_eq!(cells[1], format!(">= {min}"));
+        assert_eq!(cells[2], max.map_or("N/A".to_string(), |m| format!("< {m}")));
+        let row = cudoctor::kb::query::minor_compat(kb, major).unwrap();
+        assert_eq!(row.linux.branch(), min, "CUDA {major}.x");
+        assert_eq!(row.below_branch, max, "CUDA {major}.x");
+        if let Some(w) = &row.windows {
+            // Windows drivers are numbered apart (528.33) but sit in the same range
+            assert!(w.branch() >= min && max.is_none_or(|m| w.branch() < m), "CUDA {major}.x Windows");
+        }
+    }
+    assert!(text.contains("Tesla Recommended Drivers 450.80.02 (Linux) / 452.39 (Windows)"));
+    assert!(text.contains("Starting with CUDA 13.1, the Windows display driver is no longer bundled"));
+}
+
+#[test]
+fn forward_compat_table_matches_the_compatibility_guide() {
+    let kb = kb();
+    let fc = &kb.cuda.forward_compat;
+    let text = excerpt_lines("cuda_forward_compatibility.txt").join("\n");
+    let cells: Vec<&str> = text.lines().map(|l| l.trim_end_matches('|').trim()).collect();
+    // The columns: "535+ (CUDA 12.2)".
+    let columns: Vec<(u64, CudaVersion)> = cells
+        .iter()
+        .filter_map(|c| {
+            let (branch, rest) = c.split_once("+ (CUDA ")?;
+            Some((branch.parse().ok()?, rest.trim_end_matches(')').parse().ok()?))
+        })
+        .collect();
+    assert_eq!(columns.len(), 7);
+    let stored: Vec<(u64, CudaVersion)> = fc.target.iter().map(|t| (t.branch, t.cuda)).collect();
+    assert_eq!(stored, columns);
+    // The rows: a package name, then one cell per column.
+    let mut rows = 0;
+    for (i, c) in cells.iter().enumerate() {
+        let Some(name) = c.strip_prefix("cuda-compat-") else { continue };
+        if name.contains('<') || name.contains('`') || name.contains(' ') {
+            continue;
+        }
+        let v: CudaVersion = name.replace('-', ".").parse().unwrap();
+        let marks = &cells[i + 1..i + 1 + columns.len()];
+        let want: Vec<u64> =
+            columns.iter().zip(marks).filter(|(_, m)| **m == "C").map(|((b, _), _)| *b).collect();
+        for ((b, paired), m) in columns.iter().zip(marks) {
+            assert!(["C", "X", "N/A"].contains(m), "{name} R{b}: {m}");
+            // N/A marks the package's own branch
+            assert_eq!(*m == "N/A", *paired == v, "{name} R{b}");
+        }
+        let row = fc.matrix.iter().find(|p| p.cuda == v).unwrap_or_else(|| panic!("no row {name}"));
+        assert_eq!(row.runs_on, want, "cuda-compat-{name}");
+        rows += 1;
+    }
+    assert_eq!(rows, 12);
+    assert_eq!(fc.matrix.len(), rows);
+    assert!(text.contains("Branches not listed in the table above are end of life"));
+    assert!(text.contains("New Feature Branches are not supported targets"));
+    assert!(text.contains("NVIDIA Data Center GPUs."));
+    for e in &fc.errors {
+        assert!(text.contains(&format!("{} = {}", e.name, e.code)), "{}", e.name);
+        assert!(text.contains(&e.meaning), "{}", e.name);
+    }
+    assert_eq!(fc.introduced_in, CudaVersion::new(10, 0));
+    assert!(text.contains("Forward Compatibility Upgrade path in CUDA 10.0"));
+}
+
+#[test]
+fn driver_branch_lifecycle_matches_the_data_center_support_matrices() {
+    use cudoctor::kb::tables::Designation;
+    let kb = kb();
+    let text = excerpt_lines("datacenter_driver_branches.txt").join("\n");
+    let designation = |s: &str| match s {
+        "Long Term Support Branch" => Designation::Lts,
+        "Production Branch" => Designation::Production,
+        "New Feature Branch" => Designation::NewFeature,
+        "Evaluation/Developer Branch" => Designation::Evaluation,
+        other => panic!("{other}"),
+    };
+    let mut confirmed = 0;
+    for edition in text.split("== ").skip(1) {
+        let mut lines = edition.lines();
+        let id = lines.next().unwrap().split_whitespace().next().unwrap();
+        let cells: Vec<&str> = lines.collect();
+        let branches: Vec<u64> =
+            cells.iter().map_while(|c| c.strip_prefix('R').and_then(|b| b.parse().ok())).collect();
+        let n = branches.len();
+        let at = |header: &str| cells.iter().position(|c| *c == header).unwrap() + 1;
+        let designations = &cells[at("Branch Designation")..at("Branch Designation") + n];
+        let eols = &cells[at("End of Life")..at("End of Life") + n];
+        for ((b, d), e) in branches.iter().zip(designations).zip(eols) {
+            let row = kb.drivers.branch.iter().find(|r| r.branch == *b).unwrap_or_else(|| panic!("R{b}"));
+            if row.lifecycle_source.as_deref() == Some(id) {
+                assert_eq!(row.designation, Some(designation(d)), "R{b} in {id}");
+                assert_eq!(row.end_of_life.as_deref(), Some(*e), "R{b} in {id}");
+                confirmed += 1;
+            } else if row.end_of_life.as_deref() != Some(*e) {
+                // another edition says otherwise: the row must keep it as a disagreement
+                assert!(
+                    row.disagreement.iter().any(|x| x.source == id && x.value == *e),
+                    "R{b}: {id} says {e}, the row {:?} without a disagreement",
+                    row.end_of_life
+                );
+            }
+        }
+        // The v580 edition's list of end-of-life branches.
+        if let Some(note) = cells.iter().find(|c| c.starts_with("Note: All other previous driver branches")) {
+            for b in note
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter_map(|w| w.strip_prefix('R')?.parse::<u64>().ok())
+            {
+                if let Some(row) = kb.drivers.branch.iter().find(|r| r.branch == b) {
+                    if row.lifecycle_source.as_deref() == Some(id) {
+                        assert!(row.note.as_deref().unwrap_or("").contains("end of life"), "R{b}");
+                        confirmed += 1;
+                    }
+                }
+            }
+        }
+    }
+    // every branch whose lifecycle cites a matrix was checked against it
+    let cited = kb.drivers.branch.iter().filter(|b| b.lifecycle_source.is_some()).count();
+    assert_eq!(confirmed, cited);
 }
 
 #[test]
@@ -770,7 +996,9 @@ fn the_drivers_pytorch_builds_need_are_the_official_ones() {
         ("2.7", "cu126", "560.28.03", "525.60.13"),
         ("2.9", "cu128", "570.26", "525.60.13"),
         ("2.11", "cu130", "580.95.05", "580"),
-        ("2.15", "cu132", "595.58.03", "580"),
+        ("2.14", "cu132", "595.58.03", "580"),
+        // 2.15 pins cuda-toolkit 13.2.2: Update 2 of 13.2, whose driver the 13.2.2 notes raise
+        ("2.15", "cu132", "595.71.05", "580"),
     ];
     for (torch, tag, toolkit, minor) in want {
         let a = cudoctor::kb::query::torch(kb, &torch.parse().unwrap()).unwrap();
@@ -955,4 +1183,95 @@ fn every_declared_source_is_cited_by_some_row() {
             assert!(rows.contains(&format!("\"{id}\"")), "{table}: source `{id}` is cited by no row");
         }
     }
+}
+
+#[test]
+fn forward_compat_answers_for_drivers_and_toolkits() {
+    use cudoctor::kb::query;
+    let kb = kb();
+    let of = |d: &str| query::driver(kb, &driver(d)).forward_compat.expect("the guide is a source");
+    // R470 is not a column of the guide's table: no package is supported on it.
+    let r470 = of("470.82.01");
+    assert!(r470.target.is_none());
+    assert!(r470.packages.is_empty());
+    // R535 runs every package from 12.3 to 13.4; R580 only the 13.x packages newer than 13.0.
+    let r535 = of("535.104.05");
+    assert_eq!(r535.packages.len(), 11);
+    assert_eq!(r535.packages.first().map(String::as_str), Some("cuda-compat-13-4"));
+    assert_eq!(r535.packages.last().map(String::as_str), Some("cuda-compat-12-3"));
+    assert_eq!(
+        of("580.95.05").packages,
+        ["cuda-compat-13-4", "cuda-compat-13-3", "cuda-compat-13-2", "cuda-compat-13-1"]
+    );
+    assert!(of("615.31").packages.is_empty());
+    // CUDA 12.8: both Table 3 rows with Linux and Windows, the 12.x minimums, its compat package.
+    let a = query::cuda(kb, CudaVersion::new(12, 8)).unwrap();
+    let rows: Vec<(String, String)> = a
+        .releases
+        .iter()
+        .filter(|r| r.row.source.starts_with("t3"))
+        .map(|r| (r.row.linux.as_ref().unwrap().to_string(), r.row.windows.as_ref().unwrap().to_string()))
+        .collect();
+    assert_eq!(rows, [("570.26".into(), "570.65".into()), ("570.124.06".into(), "572.61".into())]);
+    let m = a.minor_compat.unwrap();
+    assert_eq!(
+        (m.row.linux.to_string(), m.row.windows.as_ref().unwrap().to_string()),
+        ("525.60.13".into(), "528.33".into())
+    );
+    let fc = a.forward_compat.unwrap();
+    assert_eq!(fc.package, "cuda-compat-12-8");
+    assert_eq!(fc.row.unwrap().runs_on, [535]);
+    // 13.x toolkits name no Windows driver: the notes say N/A.
+    let a = query::cuda(kb, CudaVersion::new(13, 0)).unwrap();
+    assert!(a.releases.iter().all(|r| r.row.windows.is_none() && r.row.windows_note.is_some()));
+}
+
+#[test]
+fn installer_file_names_agree_with_table_3_and_every_release_has_a_row() {
+    // NVIDIA's installer names carry the driver they bundle: never older than Table 3's minimum,
+    // and where newer, the row says so. Every installer release has a row (13.4 counts the GA as
+    // build 1: 13.4.1 is the GA, 13.4.0 the developer preview).
+    let kb = kb();
+    let bundled = |file: &str| -> Option<DriverVersion> {
+        let d = file.split('_').nth(2)?;
+        d.starts_with(|c: char| c.is_ascii_digit()).then(|| driver(d))
+    };
+    let mut releases = 0;
+    for line in excerpt_lines("cuda_installer_filenames.txt") {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let full: Version = cells[0].parse().unwrap();
+        let cuda = CudaVersion::new(full.major() as u32, full.minor() as u32);
+        let patch = full.part(2) as u32;
+        if cuda == CudaVersion::new(13, 4) && patch == 0 {
+            continue;
+        }
+        let update = if cuda >= CudaVersion::new(13, 4) { patch - 1 } else { patch };
+        let row = kb
+            .cuda
+            .release
+            .iter()
+            .find(|r| r.version == cuda && r.update == update)
+            .unwrap_or_else(|| panic!("no row for the {full} installers"));
+        let said = |d: &DriverVersion| {
+            row.note.as_deref().unwrap_or("").contains(&d.to_string())
+                || row.disagreement.iter().any(|x| x.value == d.to_string())
+        };
+        for (stated, file) in [(&row.linux, cells[1]), (&row.windows, cells[2])] {
+            match (stated, bundled(file)) {
+                (Some(min), Some(b)) => {
+                    assert!(&b >= min, "{file}: bundles {b}, below Table 3's {min}");
+                    assert!(
+                        &b == min || said(&b),
+                        "{file}: bundles {b}, the row {} does not say so",
+                        row.label
+                    );
+                }
+                (None, Some(b)) => assert!(said(&b), "{file}: the row {} does not name {b}", row.label),
+                (Some(min), None) => panic!("{file}: no bundled driver, yet {} states {min}", row.label),
+                (None, None) => {}
+            }
+        }
+        releases += 1;
+    }
+    assert_eq!(releases, 37);
 }

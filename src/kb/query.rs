@@ -4,8 +4,8 @@
 //! tables do not know is an error that says so rather than a guess.
 
 use super::tables::{
-    Channel, Confidence, CudaRelease, CudnnBuild, CudnnLayout, CudnnRelease, Disagreement, DriverBranch,
-    FrameworkBuild, Kb, MinorCompat, Source, TorchBuild, TorchRelease,
+    Channel, CompatPackage, CompatTarget, Confidence, CudaRelease, CudnnBuild, CudnnLayout, CudnnRelease,
+    Disagreement, DriverBranch, FrameworkBuild, Kb, MinorCompat, Source, TorchBuild, TorchRelease,
 };
 use crate::version::{CudaVersion, DriverVersion, Version};
 use serde::Serialize;
@@ -126,6 +126,51 @@ pub struct FrameworkForCuda<'a> {
     pub cited: &'a Source,
 }
 
+/// The forward-compatibility (cuda-compat) package of one CUDA release and the driver branches
+/// the compatibility guide's table lets it run on (data-center GPUs only).
+#[derive(Debug, Clone, Serialize)]
+pub struct CompatForCuda<'a> {
+    /// The package name (`cuda-compat-12-8`).
+    pub package: String,
+    /// The table's row, where the release has one.
+    pub row: Option<&'a CompatPackage>,
+    /// The compatibility guide.
+    pub cited: &'a Source,
+}
+
+/// The forward-compatibility packages one driver branch can use (data-center GPUs only).
+#[derive(Debug, Clone, Serialize)]
+pub struct CompatForDriver<'a> {
+    /// The branch's column of the guide's table; absent when the branch is not a supported target
+    /// (end of life, or not listed).
+    pub target: Option<&'a CompatTarget>,
+    /// The packages the table marks compatible with the branch, newest first.
+    pub packages: Vec<String>,
+    /// The compatibility guide.
+    pub cited: &'a Source,
+}
+
+/// The cuda-compat package of a CUDA release, as the compatibility guide's table lists it.
+pub fn compat_for_cuda(kb: &Kb, v: CudaVersion) -> Option<CompatForCuda<'_>> {
+    let fc = &kb.cuda.forward_compat;
+    let cited = kb.cuda.sources.get(&fc.source)?;
+    if v < fc.introduced_in {
+        return None;
+    }
+    let row = fc.matrix.iter().find(|p| p.cuda == v);
+    Some(CompatForCuda { package: format!("cuda-compat-{}-{}", v.major, v.minor), row, cited })
+}
+
+/// The cuda-compat packages a driver branch can use, per the compatibility guide's table.
+pub fn compat_for_driver(kb: &Kb, branch: u64) -> Option<CompatForDriver<'_>> {
+    let fc = &kb.cuda.forward_compat;
+    let cited = kb.cuda.sources.get(&fc.source)?;
+    let target = fc.target.iter().find(|t| t.branch == branch);
+    let mut rows: Vec<&CompatPackage> = fc.matrix.iter().filter(|p| p.runs_on.contains(&branch)).collect();
+    rows.sort_by_key(|p| std::cmp::Reverse(p.cuda));
+    Some(CompatForDriver { target, packages: rows.iter().map(|p| p.name()).collect(), cited })
+}
+
 /// What the knowledge base knows about one CUDA version.
 #[derive(Debug, Clone, Serialize)]
 pub struct CudaAnswer<'a> {
@@ -137,6 +182,8 @@ pub struct CudaAnswer<'a> {
     pub releases: Vec<Cited<'a, CudaRelease>>,
     /// The minimum driver for its major family under minor version compatibility.
     pub minor_compat: Option<Cited<'a, MinorCompat>>,
+    /// Its forward-compatibility package (CUDA 10.0 and later).
+    pub forward_compat: Option<CompatForCuda<'a>>,
     /// cuDNN packages that list this toolkit.
     pub cudnn: Vec<CudnnForCuda<'a>>,
     /// The cuDNN wheels published for this CUDA major.
@@ -232,6 +279,7 @@ pub fn cuda(kb: &Kb, v: CudaVersion) -> Result<CudaAnswer<'_>, QueryError> {
         data_checked: checked,
         releases,
         minor_compat,
+        forward_compat: compat_for_cuda(kb, v),
         cudnn,
         cudnn_wheels,
         pytorch,
@@ -318,6 +366,8 @@ pub struct DriverAnswer<'a> {
     pub newer_than_known: bool,
     /// Each CUDA major family.
     pub families: Vec<Family<'a>>,
+    /// The forward-compatibility packages its branch can use on data-center GPUs.
+    pub forward_compat: Option<CompatForDriver<'a>>,
     /// Every PyTorch CUDA build, judged.
     pub pytorch: Vec<TorchOnDriver<'a>>,
 }
@@ -399,6 +449,7 @@ pub fn driver<'a>(kb: &'a Kb, d: &DriverVersion) -> DriverAnswer<'a> {
         branch,
         newer_than_known: d.branch() > newest_branch,
         families,
+        forward_compat: compat_for_driver(kb, d.branch()),
         pytorch,
     }
 }
