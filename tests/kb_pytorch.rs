@@ -411,7 +411,6 @@ fn arch_lists_observed_in_issue_182250_and_the_2_15_rfc_builds_match() {
         } else if let Some(list) = line.strip_prefix("['") {
             let (minor, tag) = current.take().unwrap();
             let b = build(release(&minor), &tag).unwrap();
-            assert_eq!(b.arch_source.as_deref(), Some("issue-182250"), "{minor} {tag}");
             let want: Vec<String> = list
                 .trim_end_matches("']")
                 .split("', '")
@@ -478,6 +477,24 @@ fn rows_2_11_to_2_14_match_the_release_managers_prs_and_rfcs() {
         let b = release("2.9").build.iter().find(|b| b.cuda() == cuda).unwrap();
         assert_eq!(written(&b.arch_list), want, "2.9 {}", b.tag);
         assert_eq!(b.arch_source.as_deref(), Some("pr-164471"));
+    }
+    // 2.10: the matrix "For Release 2.9 and 2.10" as PR 175253 replaced it (its context and "-"
+    // lines); 2.11's cu126 and cu128 as it put them ("+" lines), which the installed wheels match.
+    let diff = block("175253");
+    let old_text: Vec<String> =
+        diff.iter().filter(|l| !l.starts_with('+')).map(|l| l[1..].to_string()).collect();
+    let new_text: Vec<String> =
+        diff.iter().filter(|l| !l.starts_with('-')).map(|l| l[1..].to_string()).collect();
+    assert!(old_text[0].contains("For Release 2.9 and 2.10"));
+    for (cuda, want) in support_matrix(&old_text) {
+        for minor in ["2.9", "2.10"] {
+            let b = release(minor).build.iter().find(|b| b.cuda() == cuda).unwrap();
+            assert_eq!(written(&b.arch_list), want, "{minor} {}", b.tag);
+        }
+    }
+    for (cuda, want) in support_matrix(&new_text).into_iter().filter(|(c, _)| c.major == 12) {
+        let b = release("2.11").build.iter().find(|b| b.cuda() == cuda).unwrap();
+        assert_eq!(written(&b.arch_list), want, "2.11 {}", b.tag);
     }
     // 2.12 to 2.14: RELEASE.md's CUDA Support Matrix.
     let matrix = support_matrix(&block("182849"));
