@@ -307,11 +307,6 @@ impl Citations {
         format!("[{n}]")
     }
 
-    /// Cites a source of the GPU catalog or the code tables (URL and version).
-    fn cite_other(&mut self, s: &super::codes::Source) -> String {
-        self.cite(&Source { url: s.url.clone(), document: s.document.clone() })
-    }
-
     fn write(&self, out: &mut dyn Write) -> Result<()> {
         if self.sources.is_empty() {
             return Ok(());
@@ -1100,12 +1095,8 @@ fn text_gpus(kb: &Kb, found: &[&super::gpus::GpuEntry], out: &mut dyn Write) -> 
     header(out, &g.name, &kb.meta.checked)?;
     writeln!(out)?;
     let mut rows = vec![
-        vec!["PCI device ids".into(), device_ids(g), cites.cite_other(&g.source)],
-        vec![
-            "compute capability".into(),
-            format!("{cc} ({})", cc.sm()),
-            cites.cite_other(&g.capability_source),
-        ],
+        vec!["PCI device ids".into(), device_ids(g), cites.cite(&g.source)],
+        vec!["compute capability".into(), format!("{cc} ({})", cc.sm()), cites.cite(&g.capability_source)],
         vec!["architecture".into(), g.architecture.name().into(), String::new()],
         vec!["segment".into(), format!("{:?}", g.segment).to_lowercase(), String::new()],
     ];
@@ -1209,7 +1200,7 @@ fn text_codes(kb: &Kb, found: &[super::codes::CodeMatch<'_>], out: &mut dyn Writ
     )?;
     for m in found {
         let e = m.entry;
-        let c = cites.cite_other(&e.source);
+        let c = cites.cite(&e.source);
         writeln!(out, "\n{}: {} = {} {c}", m.table.title(), e.name, e.number)?;
         if !e.aliases.is_empty() {
             wrap(out, "  also named: ", "    ", &e.aliases.join(", "))?;

@@ -19,23 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::OnceLock;
 
-/// Where a row of the knowledge base comes from: an official URL and the document, header or
-/// package it was read from, with its version or retrieval date. (Same shape as the compatibility
-/// tables' source, so the two can be merged.)
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Source {
-    /// The public URL of the document, header or package.
-    pub url: String,
-    /// The document or header and its version or retrieval date (`cuDNN 9.28.0 cudnn_graph.h`).
-    pub document: String,
-}
-
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.url, self.document)
-    }
-}
+pub use super::tables::Source;
 
 /// One table of codes. The order is the order a bare number is answered in: the most likely
 /// meaning of a small number in a deep-learning error message comes first.

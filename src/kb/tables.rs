@@ -40,14 +40,22 @@ pub enum KbError {
     },
 }
 
-/// Where a row was read: a public page and the part of it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a row of the knowledge base was read: an official URL and the document, table, header or
+/// package it was read from, with its version or retrieval date. One type for the compatibility
+/// tables, the code tables and the GPU catalog.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
     /// The public URL.
     pub url: String,
     /// The document and the table or section of it (with its version or date).
     pub document: String,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.url, self.document)
+    }
 }
 
 /// How sure the knowledge base is of a row.
