@@ -591,7 +591,7 @@ fn framework_rows(
         let mut what = match (&b.versions, &b.version) {
             (Some(vs), _) => format!("{} {vs}", b.package),
             (None, _) if b.package.contains("==") => b.package.clone(),
-            (None, Some(v)) => format!("{} {v}", b.framework),
+            (None, Some(v)) => format!("{} {v}", b.package),
             (None, None) => b.package.clone(),
         };
         if b.platform == Platform::Windows {
