@@ -55,6 +55,7 @@ fn every_framework_excerpt_names_its_public_url() {
         "paddle_linux_pip_en.txt",
         "paddle_whl_list.txt",
         "jax_installation_cuda.txt",
+        "jax_setup_py.txt",
         "cupy_install_docs.txt",
         "pypi_simple_spans.txt",
         "ort_cuda_ep_requirements.txt",
@@ -283,6 +284,7 @@ fn jax_row(plugin: &str, version: &Version) -> &'static FrameworkBuild {
 #[test]
 fn jax_rows_match_the_installation_page_history() {
     let mut checked = 0;
+    let driver = regex::Regex::new(r">= ([\d.]+) for CUDA (\d+)").unwrap();
     for (head, body) in blocks("jax_installation_cuda.txt") {
         let tag = head.split_whitespace().nth(2).unwrap();
         let release = v(tag.trim_start_matches("jax-v"));
@@ -309,18 +311,40 @@ fn jax_rows_match_the_installation_page_history() {
                 assert!(b.note.as_deref().unwrap().contains(&format!("built with CUDA {built}")), "{tag}");
             }
         }
-        let driver_line = body.iter().find(|l| l.contains("version must be >=")).unwrap();
-        let cuda12 = driver_line.split(">= ").nth(1).unwrap().split_whitespace().next().unwrap();
-        assert_eq!(
-            jax_row("cuda12", &release).min_driver.as_ref().unwrap().branch(),
-            v(cuda12).major(),
-            "{tag}"
-        );
-        if driver_line.contains("for CUDA 13") {
-            assert_eq!(jax_row("cuda13", &release).min_driver.as_ref().unwrap().to_string(), "580");
+        // "* CUDA 12.2, cuDNN 8.9, NCCL 2.16": the wheel list of the pages before the tables.
+        for l in body.iter().filter_map(|l| l.strip_prefix("* CUDA ")) {
+            let (cuda, rest) = l.split_once(", cuDNN ").unwrap();
+            let cudnn = rest.split(',').next().unwrap();
+            let b = if cuda.starts_with("11.") {
+                jax_row("cuda11_pip", &release)
+            } else {
+                jax_row("cuda12", &release)
+            };
+            assert!(b.cudnn.as_deref().unwrap().starts_with(cudnn), "{tag} CUDA {cuda}");
+            if cuda.starts_with("11.") {
+                assert_eq!(cuda_strings(b), [cuda], "{tag}");
+            } else {
+                assert!(b.note.as_deref().unwrap().contains(&format!("CUDA {cuda}, cuDNN {cudnn}")), "{tag}");
+            }
+            checked += 1;
         }
+        // ">= 525.60.13 for CUDA 12", ">= 580 for CUDA 13"
+        let text = body.join(" ");
+        let mut drivers = 0;
+        for c in driver.captures_iter(&text) {
+            let plugin = match &c[2] {
+                "11" => "cuda11_pip",
+                "12" => "cuda12",
+                _ => "cuda13",
+            };
+            let ours = jax_row(plugin, &release).min_driver.as_ref().unwrap().to_string();
+            // The page shortened 525.60.13 to 525 in 0.8.0; the row keeps the full first release.
+            assert!(ours.starts_with(&c[1]), "{tag} CUDA {}: {ours} vs {}", &c[2], &c[1]);
+            drivers += 1;
+        }
+        assert!(drivers >= 1, "{tag}");
     }
-    assert_eq!(checked, 8);
+    assert_eq!(checked, 12);
     // The plugins' own pins, kept beside the page's minimum as a disagreement.
     for l in lines("jax_installation_cuda.txt").iter().filter(|l| l.starts_with("jax-cuda")) {
         let mut w = l.split_whitespace();
@@ -333,6 +357,33 @@ fn jax_rows_match_the_installation_page_history() {
         let floor = pin.split(">=").nth(1).unwrap();
         assert!(b.disagreement.iter().any(|d| d.field == "cudnn" && d.value.contains(floor)), "{package}");
     }
+}
+
+#[test]
+fn jax_extras_match_setup_py_release_by_release() {
+    let mut n = 0;
+    for l in lines("jax_setup_py.txt") {
+        let release = v(l.split_whitespace().next().unwrap().trim_start_matches("jax-v"));
+        let extras: Vec<&str> =
+            l.split("extras: ").nth(1).unwrap().split(" | ").next().unwrap().split_whitespace().collect();
+        // A CUDA 11 row covers exactly the releases whose setup.py still has cuda11_pip (the page
+        // lists the CUDA 11 wheel from 0.4.17), and from 0.4.22 every release has the plugin extra.
+        let cuda11 = rows("jax").into_iter().any(|b| b.package == "jax[cuda11_pip]" && b.covers(&release));
+        assert_eq!(cuda11, extras.contains(&"cuda11_pip"), "{release}");
+        let cuda12 = rows("jax").into_iter().any(|b| b.package == "jax[cuda12]" && b.covers(&release));
+        assert_eq!(cuda12, extras.contains(&"cuda12"), "{release}");
+        if release >= v("0.4.26") {
+            // "nvidia-cudnn-cu12>=8.9.2.26,<9.0" → the row's "(>=8.9.2.26, <9.0)"
+            let pin = l.split("nvidia-cudnn-cu12").nth(1).unwrap().trim();
+            let want = format!("({})", pin.replace(',', ", "));
+            assert!(
+                jax_row("cuda12", &release).cudnn.as_deref().unwrap().ends_with(&want),
+                "{release}: {want}"
+            );
+        }
+        n += 1;
+    }
+    assert_eq!(n, 6);
 }
 
 #[test]
@@ -506,4 +557,15 @@ fn kb_framework_from_the_command_line() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown to this knowledge base"));
+}
+
+#[test]
+fn kb_cudnn_lists_builds_the_source_writes_as_a_major() {
+    // The ONNX Runtime page writes "9.x": a cuDNN 9.1 question still finds the 1.18.1 CUDA 12 package.
+    let a = query::cudnn(kb(), &v("9.1")).unwrap();
+    assert!(a
+        .frameworks
+        .iter()
+        .any(|f| f.build.framework == "onnxruntime" && f.build.version.as_ref() == Some(&v("1.18.1"))));
+    assert!(!a.frameworks.iter().any(|f| f.build.cudnn.as_deref().is_some_and(|c| c.starts_with('8'))));
 }

@@ -608,7 +608,7 @@ pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryEr
             b.cudnn
                 .as_deref()
                 .and_then(|c| c.split_whitespace().next())
-                .and_then(|c| c.parse::<Version>().ok())
+                .and_then(|c| c.trim_end_matches(".x").parse::<Version>().ok())
                 .is_some_and(|c| {
                     c.major() == asked.major() && (c.parts().len() < 2 || c.minor() == asked.minor())
                 })
