@@ -185,7 +185,13 @@ fn paddle_builds_match_the_install_pages_command_by_command() {
                 let (cudas, cudnn) = rest.split_once(" with cuDNN ").unwrap();
                 let value = cudnn.trim_start_matches('v');
                 let number: String = value.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
-                let value = if value.contains(">=7.6.5") { format!("{number} (>=7.6.5)") } else { number };
+                let value = if value.contains(">=7.6.5") {
+                    format!("{number} (>=7.6.5)")
+                } else if value[number.len()..].starts_with('+') {
+                    format!("{number}+")
+                } else {
+                    number
+                };
                 for c in cudas.split('/') {
                     requirement.insert(c.to_string(), value.clone());
                 }
@@ -193,7 +199,12 @@ fn paddle_builds_match_the_install_pages_command_by_command() {
         }
         let mut heading = None;
         for l in &body {
-            if let Some(rest) = l.split("If you are using CUDA ").nth(1) {
+            // "If you are using CUDA 11.2", or on the 1.8 and 2.0 pages "CUDA9.0 PaddlePaddle".
+            let found = l
+                .split("If you are using CUDA ")
+                .nth(1)
+                .or_else(|| l.contains(" PaddlePaddle</span>").then(|| l.split(">CUDA").nth(1)).flatten());
+            if let Some(rest) = found {
                 let c: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
                 heading = Some(c);
                 continue;
@@ -216,7 +227,7 @@ fn paddle_builds_match_the_install_pages_command_by_command() {
             variants += 1;
         }
     }
-    assert_eq!(variants, 31);
+    assert_eq!(variants, 38);
     assert_eq!(rows("paddlepaddle").iter().filter(|b| b.source == "paddle").count(), variants);
 }
 
@@ -268,7 +279,11 @@ fn paddle_index_urls_name_the_cuda_of_their_row() {
             let tag = install[i + "/packages/stable/".len()..].trim_end_matches('/');
             assert_eq!(CudaVersion::from_tag(tag), Some(c), "{install}");
         }
-        if let Some(post) = b.package.split(".post").nth(1) {
+        // From 2.0 `postXYZ` is the CUDA version (post112: 11.2); 1.x used post97/post107 (CUDA 9.0
+        // and 10.0 with cuDNN 7).
+        if let Some(post) =
+            b.package.split(".post").nth(1).filter(|_| b.version.as_ref().unwrap() >= &v("2.0"))
+        {
             assert_eq!(CudaVersion::from_tag(&format!("cu{post}")), Some(c), "{}", b.package);
         }
     }
@@ -524,7 +539,7 @@ fn kb_framework_answers_a_release_with_the_driver_its_cuda_needs() {
 fn kb_framework_says_what_it_does_not_know() {
     assert!(matches!(query::framework(kb(), "mxnet", None), Err(QueryError::NotFound { .. })));
     assert!(matches!(query::framework(kb(), "tensorflow", Some(&v("2.99"))), Err(QueryError::Newer { .. })));
-    assert!(matches!(query::framework(kb(), "paddle", Some(&v("1.8"))), Err(QueryError::NotFound { .. })));
+    assert!(matches!(query::framework(kb(), "paddle", Some(&v("1.7"))), Err(QueryError::NotFound { .. })));
 }
 
 #[test]
