@@ -53,6 +53,7 @@ fn every_framework_excerpt_names_its_public_url() {
         "tensorflow_tested_build_configs_windows_gpu.html",
         "tensorflow_pypi_and_cuda.txt",
         "paddle_linux_pip_en.txt",
+        "paddle_windows_pip_en.txt",
         "paddle_whl_list.txt",
         "jax_installation_cuda.txt",
         "jax_setup_py.txt",
@@ -172,10 +173,9 @@ fn paddle_release_of(branch: &str) -> Version {
     }
 }
 
-#[test]
-fn paddle_builds_match_the_install_pages_command_by_command() {
+fn check_paddle_page(file: &str, platform: Platform, source: &str, expected: usize) {
     let mut variants = 0;
-    for (head, body) in blocks("paddle_linux_pip_en.txt") {
+    for (head, body) in blocks(file) {
         let branch = head.split_whitespace().next().unwrap();
         let release = paddle_release_of(branch);
         let python = body.iter().find_map(|l| l.split("confirm that it is ").nth(1)).unwrap().trim();
@@ -215,7 +215,7 @@ fn paddle_builds_match_the_install_pages_command_by_command() {
             let cuda = heading.take().expect("a command follows its heading");
             let b = rows("paddlepaddle")
                 .into_iter()
-                .find(|b| b.install.as_deref() == Some(l.as_str()))
+                .find(|b| b.platform == platform && b.install.as_deref() == Some(l.as_str()))
                 .unwrap_or_else(|| panic!("{branch}: no row installs with `{l}`"));
             assert!(b.version.as_ref().unwrap().matches_prefix(&release), "{branch}: {:?}", b.version);
             assert_eq!(cuda_strings(b), std::slice::from_ref(&cuda), "{branch} {l}");
@@ -223,12 +223,22 @@ fn paddle_builds_match_the_install_pages_command_by_command() {
             if let Some(r) = requirement.get(&cuda) {
                 assert_eq!(b.cudnn.as_ref(), Some(r), "{branch} {cuda}");
             }
-            assert_eq!(b.source, "paddle");
+            assert_eq!(b.source, source);
             variants += 1;
         }
     }
-    assert_eq!(variants, 38);
-    assert_eq!(rows("paddlepaddle").iter().filter(|b| b.source == "paddle").count(), variants);
+    assert_eq!(variants, expected, "{file}");
+    assert_eq!(rows("paddlepaddle").iter().filter(|b| b.source == source).count(), variants);
+}
+
+#[test]
+fn paddle_linux_builds_match_the_install_pages_command_by_command() {
+    check_paddle_page("paddle_linux_pip_en.txt", Platform::Linux, "paddle", 38);
+}
+
+#[test]
+fn paddle_windows_builds_match_the_install_pages_command_by_command() {
+    check_paddle_page("paddle_windows_pip_en.txt", Platform::Windows, "paddle_windows", 31);
 }
 
 #[test]
@@ -245,10 +255,11 @@ fn paddle_cudnn_agrees_with_the_wheel_list_or_says_it_does_not() {
             }
             let cuda = parts[0].trim_start_matches("cuda");
             let cudnn = parts[1].trim_start_matches("cudnn");
-            let Some(b) = rows("paddlepaddle")
-                .into_iter()
-                .find(|b| b.version.as_ref().unwrap().matches_prefix(&release) && cuda_strings(b) == [cuda])
-            else {
+            let Some(b) = rows("paddlepaddle").into_iter().find(|b| {
+                b.platform == Platform::Linux
+                    && b.version.as_ref().unwrap().matches_prefix(&release)
+                    && cuda_strings(b) == [cuda]
+            }) else {
                 continue; // a wheel the install page does not offer (2.1's CUDA 10.2 TensorRT builds…)
             };
             let ours = b.cudnn.as_deref().unwrap().split_whitespace().next().unwrap();
@@ -522,8 +533,14 @@ fn kb_framework_answers_a_release_with_the_driver_its_cuda_needs() {
     assert_eq!(b.needs[0].toolkit_driver.as_ref().unwrap().row.version, CudaVersion::new(12, 2));
 
     let a = query::framework(kb(), "paddlepaddle-gpu", Some(&v("2.6"))).unwrap();
-    let tags: Vec<String> = a.builds.iter().map(|b| b.build.cuda[0].to_string()).collect();
-    assert_eq!(tags, ["11.2", "11.6", "11.7", "11.8", "12.0"]);
+    let linux: Vec<String> = a
+        .builds
+        .iter()
+        .filter(|b| b.build.platform == Platform::Linux)
+        .map(|b| b.build.cuda[0].to_string())
+        .collect();
+    assert_eq!(linux, ["11.2", "11.6", "11.7", "11.8", "12.0"]);
+    assert_eq!(a.builds.len(), 10, "the native-Windows builds are listed too");
 
     let a = query::framework(kb(), "jax", Some(&v("0.9.1"))).unwrap();
     let plugins: Vec<&str> = a.builds.iter().map(|b| b.build.package.as_str()).collect();
