@@ -601,3 +601,15 @@ fn kb_cudnn_lists_builds_the_source_writes_as_a_major() {
         .any(|f| f.build.framework == "onnxruntime" && f.build.version.as_ref() == Some(&v("1.18.1"))));
     assert!(!a.frameworks.iter().any(|f| f.build.cudnn.as_deref().is_some_and(|c| c.starts_with('8'))));
 }
+
+/// See: issue 4. The release lists were read with `pip index versions` on Python 3.11, which hides
+/// releases without a cp311 wheel: the table stopped JAX's plugins at 0.10.2 (0.11 needs Python
+/// 3.12; the H200 fixture runs jax 0.11.2) and started cupy-cuda11x at 11.3.0 (11.0.0 exists).
+#[test]
+fn r4_release_spans_are_not_those_of_one_python() {
+    let a = query::framework(kb(), "jax", Some(&v("0.11.2"))).unwrap();
+    let plugins: Vec<&str> = a.builds.iter().map(|b| b.build.package.as_str()).collect();
+    assert_eq!(plugins, ["jax[cuda12]", "jax[cuda13]"]);
+    let a = query::framework(kb(), "cupy", Some(&v("11.0.0"))).unwrap();
+    assert!(a.builds.iter().any(|b| b.build.package == "cupy-cuda11x"));
+}
