@@ -590,6 +590,20 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
     cites.write(out)
 }
 
+/// `11.2 to 11.8` for a run of consecutive minors of one major, else the list.
+fn cuda_list(cuda: &[super::tables::CudaSpec]) -> String {
+    use super::tables::CudaSpec;
+    let exact: Vec<CudaVersion> =
+        cuda.iter().filter_map(|c| if let CudaSpec::Exact(v) = c { Some(*v) } else { None }).collect();
+    let run = exact.len() == cuda.len()
+        && exact.len() > 2
+        && exact.windows(2).all(|w| w[1].major == w[0].major && w[1].minor == w[0].minor + 1);
+    if run {
+        return format!("{} to {}", exact[0], exact[exact.len() - 1]);
+    }
+    cuda.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+}
+
 fn framework_rows(
     out: &mut dyn Write,
     cites: &mut Citations,
@@ -607,8 +621,7 @@ fn framework_rows(
         if b.platform == Platform::Windows {
             what.push_str(" (Windows)");
         }
-        let cuda = b.cuda.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-        let mut needs = format!("CUDA {cuda}");
+        let mut needs = format!("CUDA {}", cuda_list(&b.cuda));
         if let Some(c) = &b.cudnn {
             needs.push_str(&format!(", cuDNN {c}"));
         }
