@@ -337,6 +337,9 @@ fn jax_rows_match_the_installation_page_history() {
             if let Some(rest) = l.strip_prefix("| CUDA ") {
                 let built = rest.split_whitespace().next().unwrap();
                 let b = jax_row(plugin, &release);
+                // "| CUDA 12.3  | CUDA >=12.1        |": the row's CUDA is the compatible range.
+                let compatible = rest.split('|').nth(1).unwrap().trim().trim_start_matches("CUDA ");
+                assert_eq!(cuda_strings(b), [compatible], "{tag} {plugin}");
                 assert_eq!(b.cuda[0].major(), v(built).major() as u32, "{tag}");
                 assert!(b.note.as_deref().unwrap().contains(&format!("built with CUDA {built}")), "{tag}");
             }
@@ -616,4 +619,21 @@ fn r4_release_spans_are_not_those_of_one_python() {
     assert_eq!(plugins, ["jax[cuda12]", "jax[cuda13]"]);
     let a = query::framework(kb(), "cupy", Some(&v("11.0.0"))).unwrap();
     assert!(a.builds.iter().any(|b| b.build.package == "cupy-cuda11x"));
+}
+
+#[test]
+fn a_minimum_toolkit_is_not_offered_for_an_older_one() {
+    // JAX's CUDA 12 plugins need CUDA >= 12.1: kb cuda 12.0 must not list them, 12.1 must.
+    let jax_for = |cuda: CudaVersion| {
+        query::cuda(kb(), cuda)
+            .unwrap()
+            .frameworks
+            .iter()
+            .filter(|f| f.build.package == "jax[cuda12]")
+            .filter_map(|f| f.build.versions.clone())
+            .collect::<Vec<_>>()
+    };
+    let on_12_0 = jax_for(CudaVersion::new(12, 0));
+    assert_eq!(on_12_0, ["0.4.22 to 0.4.25"], "only the rows without a stated minimum");
+    assert!(jax_for(CudaVersion::new(12, 1)).contains(&"0.7.2 to 0.12.0.1".to_string()));
 }

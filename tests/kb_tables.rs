@@ -198,7 +198,7 @@ fn every_build_names_a_cuda_version_the_cuda_table_knows() {
     for b in &kb.frameworks.build {
         for c in &b.cuda {
             match c {
-                cudoctor::kb::tables::CudaSpec::Exact(v) => {
+                cudoctor::kb::tables::CudaSpec::Exact(v) | cudoctor::kb::tables::CudaSpec::AtLeast(v) => {
                     assert!(known.contains(v), "{} {:?}: CUDA {v} unknown", b.framework, b.version)
                 }
                 cudoctor::kb::tables::CudaSpec::Major(m) => {

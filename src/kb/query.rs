@@ -842,15 +842,13 @@ pub fn framework<'a>(
                 .iter()
                 .map(|c| CudaNeed {
                     cuda: *c,
-                    toolkit_driver: match c {
-                        CudaSpec::Exact(v) => kb
-                            .cuda
+                    toolkit_driver: c.toolkit().and_then(|v| {
+                        kb.cuda
                             .release
                             .iter()
-                            .find(|r| r.version == *v)
-                            .map(|r| cited(r, &kb.cuda.sources, &r.source)),
-                        CudaSpec::Major(_) => None,
-                    },
+                            .find(|r| r.version == v)
+                            .map(|r| cited(r, &kb.cuda.sources, &r.source))
+                    }),
                     minor_compat: minor_compat(kb, c.major()).map(|m| cited(m, &kb.cuda.sources, &m.source)),
                 })
                 .collect();

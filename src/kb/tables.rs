@@ -542,7 +542,7 @@ pub struct FrameworkTable {
     pub build: Vec<FrameworkBuild>,
 }
 
-/// A CUDA requirement: one toolkit version, or a whole major family.
+/// A CUDA requirement: one toolkit version, a whole major family, or a minimum within a family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum CudaSpec {
@@ -550,6 +550,8 @@ pub enum CudaSpec {
     Major(u32),
     /// This toolkit version.
     Exact(CudaVersion),
+    /// This toolkit or a newer one of the same major (`>=12.1`).
+    AtLeast(CudaVersion),
 }
 
 impl CudaSpec {
@@ -558,6 +560,7 @@ impl CudaSpec {
         match self {
             CudaSpec::Major(m) => v.major == *m,
             CudaSpec::Exact(e) => *e == v,
+            CudaSpec::AtLeast(min) => v.major == min.major && v >= *min,
         }
     }
 
@@ -565,7 +568,15 @@ impl CudaSpec {
     pub fn major(&self) -> u32 {
         match self {
             CudaSpec::Major(m) => *m,
-            CudaSpec::Exact(e) => e.major,
+            CudaSpec::Exact(e) | CudaSpec::AtLeast(e) => e.major,
+        }
+    }
+
+    /// The one toolkit the requirement names (the exact one, or the minimum), if any.
+    pub fn toolkit(&self) -> Option<CudaVersion> {
+        match self {
+            CudaSpec::Major(_) => None,
+            CudaSpec::Exact(v) | CudaSpec::AtLeast(v) => Some(*v),
         }
     }
 }
@@ -573,6 +584,9 @@ impl CudaSpec {
 impl TryFrom<String> for CudaSpec {
     type Error = crate::version::VersionError;
     fn try_from(s: String) -> Result<Self, Self::Error> {
+        if let Some(min) = s.strip_prefix(">=") {
+            return Ok(CudaSpec::AtLeast(min.trim().parse()?));
+        }
         if !s.contains('.') {
             if let Ok(m) = s.parse::<u32>() {
                 if (1..100).contains(&m) {
@@ -595,6 +609,7 @@ impl fmt::Display for CudaSpec {
         match self {
             CudaSpec::Major(m) => write!(f, "{m}.x"),
             CudaSpec::Exact(v) => v.fmt(f),
+            CudaSpec::AtLeast(v) => write!(f, ">={v}"),
         }
     }
 }
