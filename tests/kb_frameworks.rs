@@ -637,3 +637,14 @@ fn a_minimum_toolkit_is_not_offered_for_an_older_one() {
     assert_eq!(on_12_0, ["0.4.22 to 0.4.25"], "only the rows without a stated minimum");
     assert!(jax_for(CudaVersion::new(12, 1)).contains(&"0.7.2 to 0.12.0.1".to_string()));
 }
+
+#[test]
+fn a_release_newer_than_the_tables_is_not_guessed_for_any_framework() {
+    for (name, newer) in
+        [("tensorflow", "2.22"), ("jax", "0.13"), ("cupy", "15.0"), ("ort", "1.32"), ("paddle", "3.3")]
+    {
+        let e = query::framework(kb(), name, Some(&v(newer))).unwrap_err();
+        assert!(matches!(e, QueryError::Newer { .. }), "{name} {newer}: {e}");
+        assert!(e.to_string().contains("data of 2026-11"), "{e}");
+    }
+}
