@@ -561,7 +561,7 @@ fn kb_framework_answers_a_release_with_the_driver_its_cuda_needs() {
 
 #[test]
 fn kb_framework_says_what_it_does_not_know() {
-    assert!(matches!(query::framework(kb(), "mxnet", None), Err(QueryError::NotFound { .. })));
+    assert!(matches!(query::framework(kb(), "mxnet", None), Err(QueryError::UnknownName { .. })));
     assert!(matches!(query::framework(kb(), "tensorflow", Some(&v("2.99"))), Err(QueryError::Newer { .. })));
     assert!(matches!(query::framework(kb(), "paddle", Some(&v("1.7"))), Err(QueryError::NotFound { .. })));
 }

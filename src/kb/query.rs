@@ -30,6 +30,18 @@ pub enum QueryError {
         /// When the data was checked.
         checked: String,
     },
+    /// The thing asked about is not one the tables know at all (a framework name).
+    #[error("{what} `{asked}` is not in this knowledge base (data of {checked}). Known: {known}")]
+    UnknownName {
+        /// The kind of thing.
+        what: &'static str,
+        /// The name asked about.
+        asked: String,
+        /// The names the table knows.
+        known: String,
+        /// When the data was checked.
+        checked: String,
+    },
     /// The version is within the table's range but is not a release it knows.
     #[error("{what} {asked} is not a release in this knowledge base (data of {checked}). Known: {known}")]
     NotFound {
@@ -791,7 +803,7 @@ pub fn framework<'a>(
 ) -> Result<FrameworkAnswer<'a>, QueryError> {
     let checked = &kb.meta.checked;
     let Some(fw) = framework_name(name) else {
-        return Err(QueryError::NotFound {
+        return Err(QueryError::UnknownName {
             what: "framework",
             asked: name.to_string(),
             known: "tensorflow (tf), jax, cupy, onnxruntime (ort), paddlepaddle (paddle); PyTorch: kb torch"
