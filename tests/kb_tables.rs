@@ -147,11 +147,19 @@ fn no_table_has_duplicate_keys() {
     }
     let mut seen = HashSet::new();
     for b in &kb.frameworks.build {
-        assert!(seen.insert((
-            b.framework.clone(),
-            b.package.clone(),
-            b.version.as_ref().map(|v| v.to_string())
-        )));
+        assert!(
+            seen.insert((
+                b.framework.clone(),
+                b.package.clone(),
+                b.version.as_ref().map(|v| v.to_string()),
+                b.platform,
+                b.cuda.iter().map(ToString::to_string).collect::<Vec<_>>()
+            )),
+            "{} {} {:?} twice",
+            b.framework,
+            b.package,
+            b.cuda
+        );
     }
     let mut packages = HashSet::new();
     for w in &kb.cudnn.wheels {
@@ -190,7 +198,7 @@ fn every_build_names_a_cuda_version_the_cuda_table_knows() {
     for b in &kb.frameworks.build {
         for c in &b.cuda {
             match c {
-                cudoctor::kb::tables::CudaSpec::Exact(v) => {
+                cudoctor::kb::tables::CudaSpec::Exact(v) | cudoctor::kb::tables::CudaSpec::AtLeast(v) => {
                     assert!(known.contains(v), "{} {:?}: CUDA {v} unknown", b.framework, b.version)
                 }
                 cudoctor::kb::tables::CudaSpec::Major(m) => {
@@ -960,32 +968,6 @@ fn pytorch_builds_match_the_release_matrix_row_by_row() {
 }
 
 #[test]
-fn tensorflow_builds_match_the_tested_build_configurations() {
-    let kb = kb();
-    let text = source_text("tensorflow_tested_build_configs_linux_gpu.html");
-    let mut n = 0;
-    for line in text.lines().filter(|l| l.starts_with("<tr><td>")) {
-        let cells: Vec<&str> = line.split("<td>").skip(1).map(|c| c.split("</td>").next().unwrap()).collect();
-        let version = cells[0].trim_start_matches("tensorflow-");
-        let b = kb
-            .frameworks
-            .build
-            .iter()
-            .find(|b| {
-                b.framework == "tensorflow"
-                    && b.version.as_ref().map(|v| v.to_string()).as_deref() == Some(version)
-            })
-            .unwrap_or_else(|| panic!("no tensorflow {version}"));
-        assert_eq!(b.python.as_deref(), Some(cells[1]));
-        assert_eq!(b.cudnn.as_deref(), Some(cells[4]));
-        assert_eq!(b.cuda.iter().map(ToString::to_string).collect::<Vec<_>>(), [cells[5]]);
-        n += 1;
-    }
-    assert_eq!(n, 22);
-    assert_eq!(kb.frameworks.build.iter().filter(|b| b.framework == "tensorflow").count(), n);
-}
-
-#[test]
 fn the_drivers_pytorch_builds_need_are_the_official_ones() {
     // The numbers people ask for most, stated once more in full.
     let kb = kb();
@@ -1125,46 +1107,6 @@ fn cudnn_wheel_lists_are_the_installable_linux_x86_64_releases_of_pypi_json() {
         let w = kb.cudnn.wheels.iter().find(|w| w.package == package).unwrap();
         let ours: BTreeSet<String> = w.versions.iter().map(ToString::to_string).collect();
         assert_eq!(ours, listed, "{package}");
-    }
-}
-
-#[test]
-fn cupy_and_jax_packages_span_the_releases_pypi_lists() {
-    let kb = kb();
-    let lines = excerpt_lines("frameworks_pypi.txt");
-    let mut n = 0;
-    for pair in lines.windows(2) {
-        let Some(listed) = pair[1].strip_prefix("Available versions: ") else { continue };
-        let package = pair[0].split_whitespace().next().unwrap();
-        let versions: Vec<&str> = listed.split(", ").collect();
-        let (newest, oldest) = (versions[0], versions[versions.len() - 1]);
-        let row = kb
-            .frameworks
-            .build
-            .iter()
-            .find(|b| {
-                b.package == package
-                    || (package.starts_with("jax-") && b.package == format!("jax[{}]", &package[4..10]))
-            })
-            .unwrap_or_else(|| panic!("no row for {package}"));
-        assert_eq!(row.versions.as_deref(), Some(format!("{oldest} to {newest}").as_str()), "{package}");
-        let cuda_major: u32 = package.split("cuda").nth(1).unwrap()[..2].parse().unwrap();
-        assert_eq!(row.cuda.iter().map(|c| c.major()).collect::<Vec<_>>(), [cuda_major], "{package}");
-        n += 1;
-    }
-    assert_eq!(n, 5);
-    // onnxruntime-gpu: CUDA 12 wheels up to 1.26, CUDA 13 from 1.27.
-    for line in lines.iter().filter(|l| l.starts_with("onnxruntime-gpu ")) {
-        let v: Version = line.split_whitespace().nth(1).unwrap().parse().unwrap();
-        let major = if line.contains("cudnn-cu13") { 13 } else { 12 };
-        let row = kb
-            .frameworks
-            .build
-            .iter()
-            .filter(|b| b.framework == "onnxruntime" && b.version.as_ref().is_some_and(|r| *r <= v))
-            .max_by(|a, b| a.version.cmp(&b.version))
-            .unwrap();
-        assert_eq!(row.cuda.iter().map(|c| c.major()).collect::<Vec<_>>(), [major], "onnxruntime-gpu {v}");
     }
 }
 

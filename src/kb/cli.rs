@@ -3,7 +3,7 @@
 //! [`super::query`] and are written as aligned text (at most 100 columns) or JSON.
 
 use super::query::{self, CudnnMatch, FamilySupport, QueryError, Runs};
-use super::tables::{Confidence, Disagreement, Kb, Source};
+use super::tables::{Confidence, Disagreement, Kb, Platform, Source};
 use crate::render::Format;
 use crate::version::{CudaVersion, DriverVersion, Version};
 use anyhow::{anyhow, Result};
@@ -77,6 +77,22 @@ pub enum KbQuery {
         /// cuDNN version: 9.1, 9.1.0, 9.1.0.70, or the integer of cudnnGetVersion() (91900, 8907).
         #[arg(value_name = "VERSION")]
         wanted: String,
+    },
+    /// TensorFlow, JAX, CuPy, ONNX Runtime or PaddlePaddle: the GPU builds of a release (or of
+    /// every release) with the CUDA, cuDNN and Python each was made for, the driver its CUDA
+    /// needs, and the install command.
+    ///
+    /// Example:
+    ///   cudoctor kb framework tensorflow 2.15
+    ///   cudoctor kb framework paddle 2.6
+    ///   cudoctor kb framework jax
+    #[command(verbatim_doc_comment)]
+    Framework {
+        /// tensorflow (tf), jax, cupy, onnxruntime (ort), paddlepaddle (paddle).
+        name: String,
+        /// A release: 2.15, 2.15.0, 0.4.30 (all of the framework's builds when left out).
+        #[arg(value_name = "VERSION")]
+        wanted: Option<String>,
     },
     /// A GPU: by name (substring, "H200", "RTX 4090") or PCI device id (0x2335).
     ///
@@ -184,6 +200,22 @@ pub fn run_kb(args: &KbArgs, out: &mut dyn Write) -> Result<()> {
                 write_json(out, &a)
             } else {
                 text_cudnn(kb, &a, out)
+            }
+        }
+        KbQuery::Framework { name, wanted } => {
+            let asked = wanted
+                .as_deref()
+                .map(|w| {
+                    w.parse::<Version>().map_err(|_| {
+                        anyhow!("`{w}` is not a release version; accepted forms: 2.15, 2.15.0, 0.4.30")
+                    })
+                })
+                .transpose()?;
+            let a = query::framework(kb, name, asked.as_ref()).map_err(query_error)?;
+            if json {
+                write_json(out, &a)
+            } else {
+                text_framework(&a, out)
             }
         }
         KbQuery::Gpu { query } => {
@@ -553,6 +585,20 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
     cites.write(out)
 }
 
+/// `11.2 to 11.8` for a run of consecutive minors of one major, else the list.
+fn cuda_list(cuda: &[super::tables::CudaSpec]) -> String {
+    use super::tables::CudaSpec;
+    let exact: Vec<CudaVersion> =
+        cuda.iter().filter_map(|c| if let CudaSpec::Exact(v) = c { Some(*v) } else { None }).collect();
+    let run = exact.len() == cuda.len()
+        && exact.len() > 2
+        && exact.windows(2).all(|w| w[1].major == w[0].major && w[1].minor == w[0].minor + 1);
+    if run {
+        return format!("{} to {}", exact[0], exact[exact.len() - 1]);
+    }
+    cuda.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+}
+
 fn framework_rows(
     out: &mut dyn Write,
     cites: &mut Citations,
@@ -561,13 +607,16 @@ fn framework_rows(
     let mut rows = Vec::new();
     for f in builds {
         let b = f.build;
-        let what = match (&b.versions, &b.version) {
+        let mut what = match (&b.versions, &b.version) {
             (Some(vs), _) => format!("{} {vs}", b.package),
-            (None, Some(v)) => format!("{} {v}", b.framework),
+            (None, _) if b.package.contains("==") => b.package.clone(),
+            (None, Some(v)) => format!("{} {v}", b.package),
             (None, None) => b.package.clone(),
         };
-        let cuda = b.cuda.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-        let mut needs = format!("CUDA {cuda}");
+        if b.platform == Platform::Windows {
+            what.push_str(" (Windows)");
+        }
+        let mut needs = format!("CUDA {}", cuda_list(&b.cuda));
         if let Some(c) = &b.cudnn {
             needs.push_str(&format!(", cuDNN {c}"));
         }
@@ -587,6 +636,81 @@ fn framework_rows(
         wrap(out, "    ", "      ", &r[1])?;
     }
     Ok(())
+}
+
+fn text_framework(a: &query::FrameworkAnswer<'_>, out: &mut dyn Write) -> Result<()> {
+    let mut cites = Citations::default();
+    match &a.asked {
+        Some(v) => writeln!(out, "{} {v}: GPU builds (data of {})", a.framework, a.data_checked)?,
+        None => writeln!(out, "{}: GPU builds (data of {})", a.framework, a.data_checked)?,
+    }
+    for f in &a.builds {
+        let b = f.build;
+        let mut head = match &b.versions {
+            Some(vs) => format!("{} {vs}", b.package),
+            None => b.package.clone(),
+        };
+        if b.platform == Platform::Windows {
+            head.push_str(" (native Windows)");
+        }
+        head.push_str(unverified(b.confidence));
+        writeln!(out, "\n  {head}")?;
+        let mut needs = Vec::new();
+        for n in &f.needs {
+            let mut s = format!("CUDA {}", n.cuda);
+            match (&n.toolkit_driver, &n.minor_compat) {
+                (Some(t), m) => {
+                    if let Some(d) = &t.row.linux {
+                        s.push_str(&format!(" (driver >= {d} {}", cites.cite(t.cited)));
+                        if let Some(m) = m {
+                            s.push_str(&format!(
+                                ", or >= {} with minor version compatibility {}",
+                                m.row.linux,
+                                cites.cite(m.cited)
+                            ));
+                        }
+                        s.push(')');
+                    }
+                }
+                (None, Some(m)) => {
+                    s.push_str(&format!(" (driver >= {} {})", m.row.linux, cites.cite(m.cited)));
+                }
+                (None, None) => {}
+            }
+            needs.push(s);
+        }
+        let mut line = needs.join("; ");
+        if let Some(c) = &b.cudnn {
+            line.push_str(&format!("; cuDNN {c}"));
+        }
+        if let Some(p) = &b.python {
+            line.push_str(&format!("; Python {p}"));
+        }
+        line.push_str(&format!(" {}", cites.cite(f.cited)));
+        wrap(out, "    ", "      ", &line)?;
+        if b.compiler.is_some() || b.build_tools.is_some() {
+            let tools: Vec<&str> =
+                [b.compiler.as_deref(), b.build_tools.as_deref()].into_iter().flatten().collect();
+            wrap(out, "    built with: ", "      ", &tools.join(", "))?;
+        }
+        if let Some(d) = &b.min_driver {
+            wrap(out, "    the source's minimum driver: ", "      ", &format!(">= {d}"))?;
+        }
+        if let Some(i) = &b.install {
+            writeln!(out, "    install: {i}")?;
+        }
+        if !b.requires.is_empty() {
+            let cite = f.requires_cited.map(|s| cites.cite(s)).unwrap_or_default();
+            wrap(out, "    wheel requires: ", "      ", &format!("{} {cite}", b.requires.join(", ")))?;
+        }
+        if let Some(n) = &b.note {
+            wrap(out, "    note: ", "      ", n)?;
+        }
+        for d in &b.disagreement {
+            wrap(out, "    another source: ", "      ", &format!("{} = {}: {}", d.field, d.value, d.note))?;
+        }
+    }
+    cites.write(out)
 }
 
 /// `CUDA 12.6 Update 3`, `CUDA 10.1 GA`: Table 3's long labels made short for a table cell.

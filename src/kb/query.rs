@@ -4,8 +4,9 @@
 //! tables do not know is an error that says so rather than a guess.
 
 use super::tables::{
-    Channel, CompatPackage, CompatTarget, Confidence, CudaRelease, CudnnBuild, CudnnLayout, CudnnRelease,
-    Disagreement, DriverBranch, FrameworkBuild, Kb, MinorCompat, Source, TorchBuild, TorchRelease,
+    Channel, CompatPackage, CompatTarget, Confidence, CudaRelease, CudaSpec, CudnnBuild, CudnnLayout,
+    CudnnRelease, Disagreement, DriverBranch, FrameworkBuild, Kb, MinorCompat, Source, TorchBuild,
+    TorchRelease,
 };
 use crate::version::{CudaVersion, DriverVersion, Version};
 use serde::Serialize;
@@ -26,6 +27,18 @@ pub enum QueryError {
         asked: String,
         /// The newest version the table knows.
         newest: String,
+        /// When the data was checked.
+        checked: String,
+    },
+    /// The thing asked about is not one the tables know at all (a framework name).
+    #[error("{what} `{asked}` is not in this knowledge base (data of {checked}). Known: {known}")]
+    UnknownName {
+        /// The kind of thing.
+        what: &'static str,
+        /// The name asked about.
+        asked: String,
+        /// The names the table knows.
+        known: String,
         /// When the data was checked.
         checked: String,
     },
@@ -681,7 +694,7 @@ pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryEr
             b.cudnn
                 .as_deref()
                 .and_then(|c| c.split_whitespace().next())
-                .and_then(|c| c.parse::<Version>().ok())
+                .and_then(|c| c.trim_end_matches(".x").parse::<Version>().ok())
                 .is_some_and(|c| {
                     c.major() == asked.major() && (c.parts().len() < 2 || c.minor() == asked.minor())
                 })
@@ -720,6 +733,143 @@ pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryEr
 /// True when a build's channel is experimental.
 pub fn is_experimental(b: &TorchBuild) -> bool {
     b.channel == Channel::Experimental
+}
+
+/// The framework names `kb framework` accepts, each with the `framework` value of its rows.
+const FRAMEWORK_NAMES: &[(&str, &str)] = &[
+    ("tensorflow", "tensorflow"),
+    ("tf", "tensorflow"),
+    ("tensorflow-gpu", "tensorflow"),
+    ("jax", "jax"),
+    ("jaxlib", "jax"),
+    ("cupy", "cupy"),
+    ("onnxruntime", "onnxruntime"),
+    ("onnxruntime-gpu", "onnxruntime"),
+    ("ort", "onnxruntime"),
+    ("paddlepaddle", "paddlepaddle"),
+    ("paddlepaddle-gpu", "paddlepaddle"),
+    ("paddle", "paddlepaddle"),
+];
+
+/// The `framework` value of the rows a user's name for a framework means (`tf` → `tensorflow`).
+pub fn framework_name(asked: &str) -> Option<&'static str> {
+    let a = asked.trim().to_ascii_lowercase().replace('_', "-");
+    FRAMEWORK_NAMES.iter().find(|(n, _)| *n == a).map(|(_, f)| *f)
+}
+
+/// What a framework build needs of the driver for one of its CUDA requirements.
+#[derive(Debug, Clone, Serialize)]
+pub struct CudaNeed<'a> {
+    /// The CUDA requirement of the build.
+    pub cuda: CudaSpec,
+    /// The toolkit's own minimum Linux driver (Table 3, GA release), for an exact toolkit.
+    pub toolkit_driver: Option<Cited<'a, CudaRelease>>,
+    /// The minimum Linux driver of its major family under minor version compatibility.
+    pub minor_compat: Option<Cited<'a, MinorCompat>>,
+}
+
+/// One build of a framework with its sources and driver needs.
+#[derive(Debug, Clone, Serialize)]
+pub struct FrameworkBuildAnswer<'a> {
+    /// The row.
+    pub build: &'a FrameworkBuild,
+    /// Its source.
+    pub cited: &'a Source,
+    /// The source of its `requires`, where it has one.
+    pub requires_cited: Option<&'a Source>,
+    /// The driver each CUDA requirement needs.
+    pub needs: Vec<CudaNeed<'a>>,
+}
+
+/// What the knowledge base knows about a framework (or one of its releases).
+#[derive(Debug, Clone, Serialize)]
+pub struct FrameworkAnswer<'a> {
+    /// The framework (`tensorflow`, `jax`, `cupy`, `onnxruntime`, `paddlepaddle`).
+    pub framework: &'static str,
+    /// The release asked about, if any.
+    pub asked: Option<Version>,
+    /// When the data was checked.
+    pub data_checked: &'a str,
+    /// The builds, in table order (newest first within a framework).
+    pub builds: Vec<FrameworkBuildAnswer<'a>>,
+}
+
+/// Answers `kb framework <name> [version]`: the GPU builds of TensorFlow, JAX, CuPy, ONNX Runtime
+/// or PaddlePaddle, optionally of one release, with the driver their CUDA needs.
+pub fn framework<'a>(
+    kb: &'a Kb,
+    name: &str,
+    asked: Option<&Version>,
+) -> Result<FrameworkAnswer<'a>, QueryError> {
+    let checked = &kb.meta.checked;
+    let Some(fw) = framework_name(name) else {
+        return Err(QueryError::UnknownName {
+            what: "framework",
+            asked: name.to_string(),
+            known: "tensorflow (tf), jax, cupy, onnxruntime (ort), paddlepaddle (paddle); PyTorch: kb torch"
+                .into(),
+            checked: checked.clone(),
+        });
+    };
+    let rows: Vec<&FrameworkBuild> = kb.frameworks.build.iter().filter(|b| b.framework == fw).collect();
+    let chosen: Vec<&FrameworkBuild> = match asked {
+        None => rows.clone(),
+        Some(v) => rows.iter().copied().filter(|b| b.covers(v)).collect(),
+    };
+    if let (Some(v), true) = (asked, chosen.is_empty()) {
+        let spans: Vec<(Version, Option<Version>)> = rows.iter().filter_map(|b| b.release_span()).collect();
+        let newest = spans.iter().filter_map(|(_, hi)| hi.clone()).max();
+        let open_ended = spans.iter().any(|(_, hi)| hi.is_none());
+        if let (Some(newest), false) = (&newest, open_ended) {
+            if v.truncated(v.parts().len()) > newest.truncated(v.parts().len()) {
+                return Err(QueryError::Newer {
+                    what: "framework release",
+                    asked: format!("{fw} {v}"),
+                    newest: format!("{fw} {newest}"),
+                    checked: checked.clone(),
+                });
+            }
+        }
+        let mut known: Vec<String> = rows
+            .iter()
+            .map(|b| {
+                b.versions
+                    .clone()
+                    .unwrap_or_else(|| b.version.as_ref().map(ToString::to_string).unwrap_or_default())
+            })
+            .collect();
+        known.dedup();
+        return Err(QueryError::NotFound {
+            what: "framework release",
+            asked: format!("{fw} {v}"),
+            known: known.join("; "),
+            checked: checked.clone(),
+        });
+    }
+    let builds = chosen
+        .into_iter()
+        .filter_map(|b| {
+            let src = kb.frameworks.sources.get(&b.source)?;
+            let requires_cited = b.requires_source.as_ref().and_then(|r| kb.frameworks.sources.get(r));
+            let needs = b
+                .cuda
+                .iter()
+                .map(|c| CudaNeed {
+                    cuda: *c,
+                    toolkit_driver: c.toolkit().and_then(|v| {
+                        kb.cuda
+                            .release
+                            .iter()
+                            .find(|r| r.version == v)
+                            .map(|r| cited(r, &kb.cuda.sources, &r.source))
+                    }),
+                    minor_compat: minor_compat(kb, c.major()).map(|m| cited(m, &kb.cuda.sources, &m.source)),
+                })
+                .collect();
+            Some(FrameworkBuildAnswer { build: b, cited: src, requires_cited, needs })
+        })
+        .collect();
+    Ok(FrameworkAnswer { framework: fw, asked: asked.cloned(), data_checked: checked, builds })
 }
 
 #[cfg(test)]

@@ -561,7 +561,7 @@ pub struct FrameworkTable {
     pub build: Vec<FrameworkBuild>,
 }
 
-/// A CUDA requirement: one toolkit version, or a whole major family.
+/// A CUDA requirement: one toolkit version, a whole major family, or a minimum within a family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum CudaSpec {
@@ -569,6 +569,8 @@ pub enum CudaSpec {
     Major(u32),
     /// This toolkit version.
     Exact(CudaVersion),
+    /// This toolkit or a newer one of the same major (`>=12.1`).
+    AtLeast(CudaVersion),
 }
 
 impl CudaSpec {
@@ -577,6 +579,7 @@ impl CudaSpec {
         match self {
             CudaSpec::Major(m) => v.major == *m,
             CudaSpec::Exact(e) => *e == v,
+            CudaSpec::AtLeast(min) => v.major == min.major && v >= *min,
         }
     }
 
@@ -584,7 +587,15 @@ impl CudaSpec {
     pub fn major(&self) -> u32 {
         match self {
             CudaSpec::Major(m) => *m,
-            CudaSpec::Exact(e) => e.major,
+            CudaSpec::Exact(e) | CudaSpec::AtLeast(e) => e.major,
+        }
+    }
+
+    /// The one toolkit the requirement names (the exact one, or the minimum), if any.
+    pub fn toolkit(&self) -> Option<CudaVersion> {
+        match self {
+            CudaSpec::Major(_) => None,
+            CudaSpec::Exact(v) | CudaSpec::AtLeast(v) => Some(*v),
         }
     }
 }
@@ -592,6 +603,9 @@ impl CudaSpec {
 impl TryFrom<String> for CudaSpec {
     type Error = crate::version::VersionError;
     fn try_from(s: String) -> Result<Self, Self::Error> {
+        if let Some(min) = s.strip_prefix(">=") {
+            return Ok(CudaSpec::AtLeast(min.trim().parse()?));
+        }
         if !s.contains('.') {
             if let Ok(m) = s.parse::<u32>() {
                 if (1..100).contains(&m) {
@@ -614,16 +628,38 @@ impl fmt::Display for CudaSpec {
         match self {
             CudaSpec::Major(m) => write!(f, "{m}.x"),
             CudaSpec::Exact(v) => v.fmt(f),
+            CudaSpec::AtLeast(v) => write!(f, ">={v}"),
         }
     }
 }
 
-/// A GPU build of TensorFlow, JAX, CuPy or ONNX Runtime.
+/// The operating system a framework build is for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Platform {
+    /// Linux x86_64 (the default of a row).
+    #[default]
+    Linux,
+    /// Native Windows.
+    Windows,
+}
+
+impl Platform {
+    /// True for [`Platform::Linux`] (lets serde skip the default).
+    pub fn is_linux(&self) -> bool {
+        *self == Platform::Linux
+    }
+}
+
+/// A GPU build of TensorFlow, JAX, CuPy, ONNX Runtime or PaddlePaddle.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FrameworkBuild {
-    /// `tensorflow`, `jax`, `cupy`, `onnxruntime`.
+    /// `tensorflow`, `jax`, `cupy`, `onnxruntime`, `paddlepaddle`.
     pub framework: String,
+    /// The operating system of the build (Linux unless the row says otherwise).
+    #[serde(default, skip_serializing_if = "Platform::is_linux")]
+    pub platform: Platform,
     /// The release, where the row is of one.
     pub version: Option<Version>,
     /// The releases the row covers, in words.
@@ -636,6 +672,20 @@ pub struct FrameworkBuild {
     pub cudnn: Option<String>,
     /// The Python versions, as the source writes them.
     pub python: Option<String>,
+    /// The compiler of the tested build configuration (TensorFlow).
+    pub compiler: Option<String>,
+    /// The build tool of the tested build configuration (TensorFlow).
+    pub build_tools: Option<String>,
+    /// The install command as the source gives it.
+    pub install: Option<String>,
+    /// The CUDA/cuDNN requirements of the package's CUDA extra, from its wheel metadata
+    /// (`nvidia-cudnn-cu12==9.3.0.75`).
+    #[serde(default)]
+    pub requires: Vec<String>,
+    /// Source id of `requires`.
+    pub requires_source: Option<String>,
+    /// The minimum Linux driver the source states for this build.
+    pub min_driver: Option<DriverVersion>,
     /// Source id.
     pub source: String,
     /// How sure the row is.
@@ -643,6 +693,40 @@ pub struct FrameworkBuild {
     pub confidence: Confidence,
     /// Anything a reader must know.
     pub note: Option<String>,
+    /// Other sources' values.
+    #[serde(default)]
+    pub disagreement: Vec<Disagreement>,
+}
+
+impl FrameworkBuild {
+    /// The releases the row covers as (first, last); `None` for the last when open-ended
+    /// (`1.27 and later`). Lists (`1.13, 1.13.1, 1.14`) give their first and last entry.
+    pub fn release_span(&self) -> Option<(Version, Option<Version>)> {
+        let Some(words) = self.versions.as_deref() else {
+            let v = self.version.clone()?;
+            return Some((v.clone(), Some(v)));
+        };
+        let first_word = |s: &str| s.split_whitespace().next().unwrap_or_default().parse::<Version>().ok();
+        if let Some((lo, hi)) = words.split_once(" to ") {
+            return Some((first_word(lo)?, Some(first_word(hi)?)));
+        }
+        if let Some(lo) = words.strip_suffix(" and later") {
+            return Some((first_word(lo)?, None));
+        }
+        let items: Vec<Version> = words.split(", ").filter_map(first_word).collect();
+        Some((items.first()?.clone(), Some(items.last()?.clone())))
+    }
+
+    /// Whether the row covers a release the user names, at the precision given (`2.15` covers
+    /// `2.15.0`; `0.9` falls inside `0.7.2 to 0.12.0.1`).
+    pub fn covers(&self, asked: &Version) -> bool {
+        let Some((lo, hi)) = self.release_span() else { return false };
+        let n = asked.parts().len();
+        if lo.truncated(n) > *asked {
+            return false;
+        }
+        hi.is_none_or(|hi| hi.truncated(n) >= *asked)
+    }
 }
 
 /// Every compatibility table, parsed.
@@ -658,7 +742,7 @@ pub struct Kb {
     pub cudnn: CudnnTable,
     /// PyTorch.
     pub pytorch: TorchTable,
-    /// TensorFlow, JAX, CuPy, ONNX Runtime.
+    /// TensorFlow, JAX, CuPy, ONNX Runtime, PaddlePaddle.
     pub frameworks: FrameworkTable,
 }
 
@@ -783,10 +867,22 @@ impl Kb {
                 }
             }
         }
+        let s = &self.frameworks.sources;
         for b in &self.frameworks.build {
-            check_source("frameworks.toml", &self.frameworks.sources, &b.source, || {
-                format!("{} {}", b.framework, b.package)
-            })?;
+            let row = || format!("{} {} {:?}", b.framework, b.package, b.cuda);
+            check_source("frameworks.toml", s, &b.source, row)?;
+            if let Some(r) = &b.requires_source {
+                check_source("frameworks.toml", s, r, row)?;
+            }
+            for d in &b.disagreement {
+                check_source("frameworks.toml", s, &d.source, row)?;
+            }
+            if b.cuda.is_empty() || b.release_span().is_none() {
+                return Err(KbError::Invalid {
+                    file: "frameworks.toml",
+                    message: format!("{}: a build needs a CUDA and a release (or range)", row()),
+                });
+            }
         }
         Ok(())
     }
