@@ -80,6 +80,7 @@ pub const RULES: &[Rule] = &[
     containers,
     missing_library,
     missing_library_vs_cuda_in_log,
+    missing_cudnn_library,
     symbol_origin,
     unversioned_library_name,
     os_error_in_log,
@@ -911,6 +912,24 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     )]
 }
 
+/// A cuDNN library named as missing by a message that is not the loader's own (TensorFlow's
+/// "Could not load dynamic library 'libcudnn.so.8'"): as for the loader's, cuDNN of that major is
+/// most often simply not installed. With a machine's facts, `missing_library` decides instead.
+pub fn missing_cudnn_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id == "loader-libcudnn-missing" {
+        return vec![];
+    }
+    let Some(file) = input.evidence.library.as_deref() else { return vec![] };
+    if !file.starts_with("libcudnn") || !file.contains(".so.") || !has(input, Category::CudnnMissing) {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudnnMissing,
+        2.5,
+        format!("{file} is a cuDNN library, which is installed separately from CUDA"),
+    )]
+}
+
 /// The operating-system error a failed call reported, when the log shows it.
 pub fn os_error_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     match input.evidence.os_error.as_deref() {
@@ -1042,6 +1061,28 @@ mod tests {
         let explained = crate::explain::explain(&result, None);
         let dnn = explained.iter().find(|e| e.signature == "tf-dnn-library-not-found").unwrap();
         assert_eq!(dnn.causes[0].category, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn no_valid_cudnn_algorithm_is_memory_but_no_engine_is_a_cudnn_mismatch() {
+        let algo = "RuntimeError: Unable to find a valid cuDNN algorithm to run convolution";
+        assert_eq!(top(algo), ("torch-no-valid-cudnn-algorithm".into(), Category::Oom));
+        let engine = "RuntimeError: GET was unable to find an engine to execute this computation";
+        assert_eq!(top(engine), ("torch-no-cudnn-engine".into(), Category::CudnnVersionMismatch));
+    }
+
+    #[test]
+    fn cuda_not_available_is_a_warning_behind_the_error_that_explains_it() {
+        assert_eq!(top("torch.cuda.is_available() returns False").1, Category::CpuOnlyBuild);
+        let with_reason = "torch.cuda.is_available() returns False\n\
+                           UserWarning: CUDA initialization: Found no NVIDIA driver on your system.";
+        assert_eq!(top(with_reason).0, "torch-no-nvidia-driver");
+    }
+
+    #[test]
+    fn a_missing_cudnn_named_by_tensorflow_is_cudnn_not_installed() {
+        assert_eq!(top("Could not load dynamic library 'libcudnn.so.8'").1, Category::CudnnMissing);
+        assert_eq!(top("Could not load dynamic library 'libcudart.so.11.0'").1, Category::LibraryNotFound);
     }
 
     #[test]
