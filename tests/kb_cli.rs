@@ -13,7 +13,9 @@ fn ok_text(args: &[&str]) -> String {
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     for line in text.lines() {
-        assert!(line.chars().count() <= 100, "{args:?}: line over 100 columns: {line}");
+        // A source URL cannot be wrapped; it stands alone on its line, flush left if it must.
+        let lone_url = line.starts_with("https://") && !line.contains(' ');
+        assert!(line.chars().count() <= 100 || lone_url, "{args:?}: line over 100 columns: {line}");
     }
     text
 }
@@ -63,7 +65,7 @@ fn kb_cuda_13_x_needs_a_580_driver() {
     assert_eq!(j["minor_compat"]["linux"], "580");
     let labels: Vec<&str> =
         j["releases"].as_array().unwrap().iter().map(|r| r["label"].as_str().unwrap()).collect();
-    assert_eq!(labels, ["CUDA 13.0 GA", "CUDA 13.0 Update 1", "CUDA 13.0 Update 2"]);
+    assert_eq!(labels, ["CUDA 13.0 GA", "CUDA 13.0 Update 1", "CUDA 13.0 Update 2", "CUDA 13.0.3"]);
     let ccs = &j["cudnn"][0]["build"]["compute_capabilities"];
     assert_eq!(ccs[0], "7.5", "the CUDA 13 cuDNN starts at Turing: {ccs}");
 }
@@ -271,4 +273,16 @@ fn kb_error_shows_the_signatures_explain_uses() {
         json["signatures"].as_array().unwrap().iter().any(|s| s["id"] == "cudnn-internal-error"),
         "{json}"
     );
+}
+
+#[test]
+fn kb_driver_says_which_forward_compat_packages_exist() {
+    let old = ok_text(&["kb", "driver", "470.82.01"]);
+    assert!(old.contains("R470 is not a target of the compatibility guide's table"), "{old}");
+    let lts = ok_text(&["kb", "driver", "535.104.05"]);
+    assert!(lts.contains("cuda-compat-13-4"), "{lts}");
+    assert!(lts.contains("CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), "{lts}");
+    let cuda = ok_text(&["kb", "cuda", "12.8"]);
+    assert!(cuda.contains(">= 570.65") && cuda.contains(">= 572.61"), "{cuda}");
+    assert!(cuda.contains("cuda-compat-12-8 runs on driver branches: R535"), "{cuda}");
 }

@@ -460,21 +460,31 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
             )?;
         }
     }
-    let fc = &kb.cuda.forward_compat;
-    if a.cuda >= fc.introduced_in {
-        if let Some(s) = kb.cuda.sources.get(&fc.source) {
-            let c = cites.cite(s);
-            wrap(
-                out,
-                "\n",
-                "  ",
-                &format!(
-                    "Older drivers: forward compatibility (package cuda-compat-{}-{}) only on {}. {c}",
-                    a.cuda.major,
-                    a.cuda.minor,
-                    fc.applies_to.join(", ")
-                ),
-            )?;
+    if let Some(fc) = &a.forward_compat {
+        let c = cites.cite(fc.cited);
+        writeln!(out, "\nOlder drivers: forward compatibility (Linux, data-center GPUs only)")?;
+        let runs = fc.row.is_some_and(|r| !r.runs_on.is_empty());
+        let what = match fc.row {
+            Some(r) if !r.runs_on.is_empty() => format!(
+                "{} runs on driver branches: {} (the compatibility guide's table) {c}",
+                fc.package,
+                r.runs_on.iter().map(|b| format!("R{b}")).collect::<Vec<_>>().join(", ")
+            ),
+            Some(_) => format!(
+                "{}: no other supported driver branch in the compatibility guide's table (it is its own \
+                 branch's CUDA) {c}",
+                fc.package
+            ),
+            None => format!(
+                "{}: not in the compatibility guide's current table (it lists {}; driver branches not \
+                 listed there are end of life) {c}",
+                fc.package,
+                compat_span(kb)
+            ),
+        };
+        wrap(out, "  ", "    ", &what)?;
+        if runs {
+            compat_scope(kb, out)?;
         }
     }
     writeln!(out, "\ncuDNN packages that list CUDA {}", a.cuda)?;
@@ -486,17 +496,17 @@ fn text_cuda(kb: &Kb, a: &query::CudaAnswer<'_>, out: &mut dyn Write) -> Result<
         let covers = c.covers.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         let package =
             c.build.package.clone().unwrap_or_else(|| format!("cuDNN {} (CUDA {})", c.cudnn, a.cuda));
-        writeln!(out, "  {package}  {cite}")?;
+        writeln!(out, "  {package}{}  {cite}", unverified(c.confidence))?;
         let linux = match (&c.build.linux, c.build.linux_branch) {
             (Some(l), _) => format!(">= {l}"),
             (None, Some(b)) => format!("r{b}"),
             (None, None) => "not recorded".into(),
         };
-        writeln!(
-            out,
-            "    matrix of {covers}; driver Linux {linux}, Windows {}",
-            ge(c.build.windows.as_ref())
-        )?;
+        let windows = match (&c.build.windows, &c.build.windows_note) {
+            (None, Some(n)) => n.clone(),
+            (w, _) => ge(w.as_ref()),
+        };
+        writeln!(out, "    matrix of {covers}; driver Linux {linux}, Windows {windows}")?;
         wrap(out, "    compute capabilities: ", "      ", &capabilities(c.build))?;
     }
     if let Some(w) = &a.cudnn_wheels {
@@ -619,7 +629,7 @@ fn channel(b: &super::tables::TorchBuild) -> String {
     }
 }
 
-fn text_driver(_kb: &Kb, a: &query::DriverAnswer<'_>, out: &mut dyn Write) -> Result<()> {
+fn text_driver(kb: &Kb, a: &query::DriverAnswer<'_>, out: &mut dyn Write) -> Result<()> {
     let mut cites = Citations::default();
     header(out, &format!("NVIDIA driver {} (Linux)", a.driver), a.data_checked)?;
     writeln!(out)?;
@@ -645,21 +655,35 @@ fn text_driver(_kb: &Kb, a: &query::DriverAnswer<'_>, out: &mut dyn Write) -> Re
     }
     if let Some(b) = &a.branch {
         let c = cites.cite(b.cited);
-        let mut s = format!("Branch R{}: newest CUDA {}", b.row.branch, b.row.newest_cuda);
-        if let Some(d) = b.row.designation {
-            let d = match d {
-                super::tables::Designation::Lts => "long-term support branch",
-                super::tables::Designation::Production => "production branch",
-            };
-            s.push_str(&format!("; data-center {d}"));
-        }
-        if let Some(e) = &b.row.end_of_life {
-            s.push_str(&format!(", end of life {e}"));
+        let mut s = match b.row.newest_cuda {
+            Some(n) => format!("Branch R{}: newest CUDA {n} {c}", b.row.branch),
+            None => format!("Branch R{}: newest CUDA not recorded", b.row.branch),
+        };
+        let lc =
+            b.row.lifecycle_source.as_ref().and_then(|l| kb.drivers.sources.get(l)).map(|l| cites.cite(l));
+        if b.row.designation.is_some() || b.row.end_of_life.is_some() {
+            let mut l = String::from("; data-center");
+            if let Some(d) = b.row.designation {
+                l.push_str(&format!(" {}", d.label()));
+            }
+            if let Some(e) = &b.row.end_of_life {
+                l.push_str(&format!(", end of life {e}"));
+            }
+            s.push_str(&l);
+            if let Some(lc) = &lc {
+                s.push_str(&format!(" {lc}"));
+            }
         }
         if let Some(n) = &b.row.note {
             s.push_str(&format!("; {n}"));
+            if b.row.designation.is_none() && b.row.end_of_life.is_none() {
+                if let Some(lc) = &lc {
+                    s.push_str(&format!(" {lc}"));
+                }
+            }
         }
-        wrap(out, "", "  ", &format!("{s} {c}"))?;
+        wrap(out, "", "  ", &s)?;
+        disagreements(out, &mut cites, &kb.drivers.sources, &b.row.disagreement)?;
     }
     if a.newer_than_known {
         wrap(
@@ -695,6 +719,41 @@ fn text_driver(_kb: &Kb, a: &query::DriverAnswer<'_>, out: &mut dyn Write) -> Re
         rows.push(vec![format!("CUDA {}.x", f.major), what, needs]);
     }
     table(out, "  ", &rows)?;
+    if let Some(fc) = &a.forward_compat {
+        let c = cites.cite(fc.cited);
+        writeln!(out, "\nForward compatibility (Linux, data-center GPUs only)")?;
+        let branch = a.driver.branch();
+        let nfb =
+            a.branch.as_ref().and_then(|b| b.row.designation) == Some(super::tables::Designation::NewFeature);
+        let line = match (&fc.target, fc.packages.is_empty()) {
+            (Some(_), false) => format!(
+                "cuda-compat packages that run on R{branch}: {} (the compatibility guide's table) {c}",
+                fc.packages.join(", ")
+            ),
+            (Some(t), true) => format!(
+                "R{branch} is a target of the compatibility guide's table, paired with CUDA {}; no newer \
+                 cuda-compat package is listed for it {c}",
+                t.cuda
+            ),
+            (None, _) => format!(
+                "R{branch} is not a target of the compatibility guide's table: branches not listed there are \
+                 end of life and no cuda-compat package is supported on them {c}"
+            ),
+        };
+        wrap(out, "  ", "    ", &line)?;
+        if nfb && fc.target.is_some() {
+            wrap(
+                out,
+                "  ",
+                "    ",
+                "Note: the guide also says New Feature Branches are not supported targets for forward \
+                 compatibility, and this is one.",
+            )?;
+        }
+        if !fc.packages.is_empty() {
+            compat_scope(kb, out)?;
+        }
+    }
     writeln!(out, "\nPyTorch CUDA builds on this driver")?;
     let verdicts = [
         (Runs::Fully, "fully (driver >= the build's toolkit driver)"),
@@ -733,6 +792,25 @@ fn text_driver(_kb: &Kb, a: &query::DriverAnswer<'_>, out: &mut dyn Write) -> Re
          <version>` for one release's builds and their drivers.",
     )?;
     cites.write(out)
+}
+
+/// `cuda-compat-12-2 to cuda-compat-13-4`: the packages of the guide's table.
+fn compat_span(kb: &Kb) -> String {
+    let m = &kb.cuda.forward_compat.matrix;
+    match (m.iter().min_by_key(|p| p.cuda), m.iter().max_by_key(|p| p.cuda)) {
+        (Some(a), Some(b)) => format!("{} to {}", a.name(), b.name()),
+        _ => "no package".into(),
+    }
+}
+
+/// Where the cuda-compat package works at all, and the error elsewhere.
+fn compat_scope(kb: &Kb, out: &mut dyn Write) -> Result<()> {
+    let fc = &kb.cuda.forward_compat;
+    let mut s = format!("Only on: {}.", fc.applies_to.join(", "));
+    if let Some(e) = fc.errors.iter().find(|e| e.code == 804) {
+        s.push_str(&format!(" Elsewhere (GeForce and other GPUs) CUDA fails with {} ({}).", e.name, e.code));
+    }
+    wrap(out, "  ", "    ", &s)
 }
 
 fn text_torch(kb: &Kb, a: &query::TorchAnswer<'_>, out: &mut dyn Write) -> Result<()> {
@@ -818,7 +896,7 @@ fn text_cudnn(kb: &Kb, a: &query::CudnnAnswer<'_>, out: &mut dyn Write) -> Resul
     let c = cites.cite(a.release.cited);
     let covers = r.covers.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
     match a.matched {
-        CudnnMatch::Exact => writeln!(out, "Support matrix of {covers} {c}")?,
+        CudnnMatch::Exact => writeln!(out, "Support matrix of {covers}{} {c}", unverified(r.confidence))?,
         CudnnMatch::SameMinor => wrap(
             out,
             "",

@@ -4,8 +4,8 @@
 //! tables do not know is an error that says so rather than a guess.
 
 use super::tables::{
-    Channel, Confidence, CudaRelease, CudnnBuild, CudnnLayout, CudnnRelease, Disagreement, DriverBranch,
-    FrameworkBuild, Kb, MinorCompat, Source, TorchBuild, TorchRelease,
+    Channel, CompatPackage, CompatTarget, Confidence, CudaRelease, CudnnBuild, CudnnLayout, CudnnRelease,
+    Disagreement, DriverBranch, FrameworkBuild, Kb, MinorCompat, Source, TorchBuild, TorchRelease,
 };
 use crate::version::{CudaVersion, DriverVersion, Version};
 use serde::Serialize;
@@ -98,6 +98,8 @@ pub struct CudnnForCuda<'a> {
     pub covers: &'a [Version],
     /// The package.
     pub build: &'a CudnnBuild,
+    /// How sure the matrix row is (a matrix read only in part is unverified).
+    pub confidence: Confidence,
     /// The matrix.
     pub cited: &'a Source,
 }
@@ -124,6 +126,51 @@ pub struct FrameworkForCuda<'a> {
     pub cited: &'a Source,
 }
 
+/// The forward-compatibility (cuda-compat) package of one CUDA release and the driver branches
+/// the compatibility guide's table lets it run on (data-center GPUs only).
+#[derive(Debug, Clone, Serialize)]
+pub struct CompatForCuda<'a> {
+    /// The package name (`cuda-compat-12-8`).
+    pub package: String,
+    /// The table's row, where the release has one.
+    pub row: Option<&'a CompatPackage>,
+    /// The compatibility guide.
+    pub cited: &'a Source,
+}
+
+/// The forward-compatibility packages one driver branch can use (data-center GPUs only).
+#[derive(Debug, Clone, Serialize)]
+pub struct CompatForDriver<'a> {
+    /// The branch's column of the guide's table; absent when the branch is not a supported target
+    /// (end of life, or not listed).
+    pub target: Option<&'a CompatTarget>,
+    /// The packages the table marks compatible with the branch, newest first.
+    pub packages: Vec<String>,
+    /// The compatibility guide.
+    pub cited: &'a Source,
+}
+
+/// The cuda-compat package of a CUDA release, as the compatibility guide's table lists it.
+pub fn compat_for_cuda(kb: &Kb, v: CudaVersion) -> Option<CompatForCuda<'_>> {
+    let fc = &kb.cuda.forward_compat;
+    let cited = kb.cuda.sources.get(&fc.source)?;
+    if v < fc.introduced_in {
+        return None;
+    }
+    let row = fc.matrix.iter().find(|p| p.cuda == v);
+    Some(CompatForCuda { package: format!("cuda-compat-{}-{}", v.major, v.minor), row, cited })
+}
+
+/// The cuda-compat packages a driver branch can use, per the compatibility guide's table.
+pub fn compat_for_driver(kb: &Kb, branch: u64) -> Option<CompatForDriver<'_>> {
+    let fc = &kb.cuda.forward_compat;
+    let cited = kb.cuda.sources.get(&fc.source)?;
+    let target = fc.target.iter().find(|t| t.branch == branch);
+    let mut rows: Vec<&CompatPackage> = fc.matrix.iter().filter(|p| p.runs_on.contains(&branch)).collect();
+    rows.sort_by_key(|p| std::cmp::Reverse(p.cuda));
+    Some(CompatForDriver { target, packages: rows.iter().map(|p| p.name()).collect(), cited })
+}
+
 /// What the knowledge base knows about one CUDA version.
 #[derive(Debug, Clone, Serialize)]
 pub struct CudaAnswer<'a> {
@@ -135,6 +182,8 @@ pub struct CudaAnswer<'a> {
     pub releases: Vec<Cited<'a, CudaRelease>>,
     /// The minimum driver for its major family under minor version compatibility.
     pub minor_compat: Option<Cited<'a, MinorCompat>>,
+    /// Its forward-compatibility package (CUDA 10.0 and later).
+    pub forward_compat: Option<CompatForCuda<'a>>,
     /// cuDNN packages that list this toolkit.
     pub cudnn: Vec<CudnnForCuda<'a>>,
     /// The cuDNN wheels published for this CUDA major.
@@ -189,7 +238,13 @@ pub fn cuda(kb: &Kb, v: CudaVersion) -> Result<CudaAnswer<'_>, QueryError> {
             if b.cuda.contains(&v) {
                 let cited = kb.cudnn.sources.get(&r.source).map(|s| s as &Source);
                 if let Some(cited) = cited {
-                    cudnn.push(CudnnForCuda { cudnn: &r.version, covers: &r.covers, build: b, cited });
+                    cudnn.push(CudnnForCuda {
+                        cudnn: &r.version,
+                        covers: &r.covers,
+                        build: b,
+                        confidence: r.confidence,
+                        cited,
+                    });
                 }
             }
         }
@@ -222,6 +277,7 @@ pub fn cuda(kb: &Kb, v: CudaVersion) -> Result<CudaAnswer<'_>, QueryError> {
         data_checked: checked,
         releases,
         minor_compat,
+        forward_compat: compat_for_cuda(kb, v),
         cudnn,
         cudnn_wheels,
         pytorch,
@@ -308,6 +364,8 @@ pub struct DriverAnswer<'a> {
     pub newer_than_known: bool,
     /// Each CUDA major family.
     pub families: Vec<Family<'a>>,
+    /// The forward-compatibility packages its branch can use on data-center GPUs.
+    pub forward_compat: Option<CompatForDriver<'a>>,
     /// Every PyTorch CUDA build, judged.
     pub pytorch: Vec<TorchOnDriver<'a>>,
 }
@@ -389,6 +447,7 @@ pub fn driver<'a>(kb: &'a Kb, d: &DriverVersion) -> DriverAnswer<'a> {
         branch,
         newer_than_known: d.branch() > newest_branch,
         families,
+        forward_compat: compat_for_driver(kb, d.branch()),
         pytorch,
     }
 }
@@ -547,6 +606,18 @@ pub struct CudnnAnswer<'a> {
     pub frameworks: Vec<FrameworkForCuda<'a>>,
 }
 
+/// The matrix of the same minor release that answers for `asked`: for a patch release, the newest
+/// matrix at or below it (a later patch may add toolkits the asked one lacks), else the oldest
+/// above it; for a bare `major.minor`, the newest of that minor.
+fn same_minor_matrix<'a>(t: &'a super::tables::CudnnTable, asked: &Version) -> Option<&'a CudnnRelease> {
+    let mut rows: Vec<&CudnnRelease> = t.release.iter().filter(|r| same_minor(&r.version, asked)).collect();
+    rows.sort_by(|a, b| a.version.cmp(&b.version));
+    if asked.parts().len() < 3 {
+        return rows.last().copied();
+    }
+    rows.iter().rev().find(|r| r.version.cmp(asked) != Ordering::Greater).or(rows.first()).copied()
+}
+
 /// Answers `kb cudnn <version>`.
 pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryError> {
     let checked = &kb.meta.checked;
@@ -566,7 +637,7 @@ pub fn cudnn<'a>(kb: &'a Kb, asked: &Version) -> Result<CudnnAnswer<'a>, QueryEr
         t.release.iter().find(|r| r.covers.iter().any(|c| c.matches_prefix(&asked.truncated(cmp_len))));
     let (release, matched) = if let Some(r) = exact.filter(|_| asked.parts().len() >= 3) {
         (r, CudnnMatch::Exact)
-    } else if let Some(r) = t.release.iter().rev().find(|r| same_minor(&r.version, asked)) {
+    } else if let Some(r) = same_minor_matrix(t, asked) {
         (r, if asked.parts().len() >= 3 { CudnnMatch::SameMinor } else { CudnnMatch::Exact })
     } else if let Some(r) = t
         .release
@@ -722,5 +793,25 @@ mod tests {
         assert_eq!(a.matched, CudnnMatch::NearestOlder);
         assert!(a.known_release);
         assert_eq!(a.release.row.version.to_string(), "9.17.0");
+    }
+
+    #[test]
+    fn a_patch_release_is_answered_by_the_nearest_older_matrix_of_its_minor_not_a_newer_one() {
+        // 7.6.2 predates 7.6.3 and 7.6.5 (which adds CUDA 10.2): the 7.6.0 matrix answers.
+        let a = cudnn(kb(), &"7.6.2".parse().unwrap()).unwrap();
+        assert_eq!((a.matched, a.release.row.version.to_string()), (CudnnMatch::SameMinor, "7.6.0".into()));
+        let a = cudnn(kb(), &"7.6.4".parse().unwrap()).unwrap();
+        assert_eq!((a.matched, a.release.row.version.to_string()), (CudnnMatch::Exact, "7.6.3".into()));
+        let a = cudnn(kb(), &"8.2.4".parse().unwrap()).unwrap();
+        assert_eq!((a.matched, a.release.row.version.to_string()), (CudnnMatch::SameMinor, "8.2.2".into()));
+        // A bare minor takes its newest matrix.
+        let a = cudnn(kb(), &"9.5".parse().unwrap()).unwrap();
+        assert_eq!(a.release.row.version.to_string(), "9.5.1");
+        // No 8.6 matrix: the nearest older one of cuDNN 8 answers, and says so.
+        let a = cudnn(kb(), &"8.6.0".parse().unwrap()).unwrap();
+        assert_eq!(
+            (a.matched, a.release.row.version.to_string()),
+            (CudnnMatch::NearestOlder, "8.5.0".into())
+        );
     }
 }

@@ -169,6 +169,54 @@ pub struct ForwardCompat {
     pub applies_to: Vec<String>,
     /// The rules of its use.
     pub rules: Vec<String>,
+    /// The driver errors that tell a forward-compatibility setup failed, as the guide states them.
+    #[serde(default)]
+    pub errors: Vec<CompatError>,
+    /// The driver branches the guide's package table has a column for (the supported targets).
+    #[serde(default)]
+    pub target: Vec<CompatTarget>,
+    /// One row per `cuda-compat-<major>-<minor>` package of the guide's table.
+    #[serde(default)]
+    pub matrix: Vec<CompatPackage>,
+}
+
+/// A driver error that reports a forward-compatibility problem.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompatError {
+    /// The `CUresult` name (`CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE`).
+    pub name: String,
+    /// Its number.
+    pub code: i64,
+    /// What the guide says it means.
+    pub meaning: String,
+}
+
+/// A column of the forward-compatibility table: a driver branch and the CUDA it was paired with.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompatTarget {
+    /// The driver branch (`535` for "535+").
+    pub branch: u64,
+    /// The CUDA release the table pairs with the branch.
+    pub cuda: CudaVersion,
+}
+
+/// A row of the forward-compatibility table: one compat package and the branches it runs on.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompatPackage {
+    /// The CUDA release the package carries (`cuda-compat-12-8` is 12.8).
+    pub cuda: CudaVersion,
+    /// The target branches the table marks compatible (C).
+    pub runs_on: Vec<u64>,
+}
+
+impl CompatPackage {
+    /// The package name (`cuda-compat-12-8`).
+    pub fn name(&self) -> String {
+        format!("cuda-compat-{}-{}", self.cuda.major, self.cuda.minor)
+    }
 }
 
 /// `data/drivers.toml`: driver branches.
@@ -183,12 +231,28 @@ pub struct DriverTable {
 
 /// Data-center lifecycle designation of a driver branch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Designation {
     /// Long Term Support Branch.
     Lts,
     /// Production Branch.
     Production,
+    /// New Feature Branch (short-lived; not a forward-compatibility target).
+    NewFeature,
+    /// Evaluation/Developer Branch (the 2021 support matrix's R455).
+    Evaluation,
+}
+
+impl Designation {
+    /// The name NVIDIA's support matrix gives it.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Designation::Lts => "long-term support branch",
+            Designation::Production => "production branch",
+            Designation::NewFeature => "new feature branch",
+            Designation::Evaluation => "evaluation/developer branch",
+        }
+    }
 }
 
 /// A driver branch and the newest CUDA it supports natively.
@@ -197,16 +261,25 @@ pub enum Designation {
 pub struct DriverBranch {
     /// The branch (580).
     pub branch: u64,
-    /// The newest CUDA the branch supports without minor version compatibility.
-    pub newest_cuda: CudaVersion,
+    /// The newest CUDA the branch supports without minor version compatibility; absent when no
+    /// source read here pairs the branch with a toolkit.
+    pub newest_cuda: Option<CudaVersion>,
     /// Data-center designation where NVIDIA names one.
     pub designation: Option<Designation>,
     /// End of support as NVIDIA states it.
     pub end_of_life: Option<String>,
-    /// Source id.
+    /// Source id of `newest_cuda`.
     pub source: String,
+    /// Source id of `designation` and `end_of_life`, where they come from another page.
+    pub lifecycle_source: Option<String>,
+    /// How sure the row is.
+    #[serde(default)]
+    pub confidence: Confidence,
     /// Anything a reader of the row must know.
     pub note: Option<String>,
+    /// Other sources' values.
+    #[serde(default)]
+    pub disagreement: Vec<Disagreement>,
 }
 
 /// `data/cudnn.toml`: cuDNN releases, builds and layouts.
@@ -235,6 +308,8 @@ pub struct CudnnWheels {
     pub source: String,
     /// The versions, oldest first.
     pub versions: Vec<Version>,
+    /// Releases of the package left out of `versions` and why (Windows-only, yanked, dev).
+    pub note: Option<String>,
 }
 
 impl CudnnTable {
@@ -619,9 +694,24 @@ impl Kb {
         }
         check_source("cuda.toml", s, &self.cuda.forward_compat.source, || "forward_compat".into())?;
         for b in &self.drivers.branch {
-            check_source("drivers.toml", &self.drivers.sources, &b.source, || {
-                format!("branch {}", b.branch)
-            })?;
+            let s = &self.drivers.sources;
+            let row = || format!("branch {}", b.branch);
+            check_source("drivers.toml", s, &b.source, row)?;
+            if let Some(l) = &b.lifecycle_source {
+                check_source("drivers.toml", s, l, row)?;
+            }
+            for d in &b.disagreement {
+                check_source("drivers.toml", s, &d.source, row)?;
+            }
+        }
+        let fc = &self.cuda.forward_compat;
+        for p in &fc.matrix {
+            if let Some(t) = p.runs_on.iter().find(|t| !fc.target.iter().any(|c| c.branch == **t)) {
+                return Err(KbError::Invalid {
+                    file: "cuda.toml",
+                    message: format!("forward_compat {}: branch {t} is not a target column", p.name()),
+                });
+            }
         }
         let s = &self.cudnn.sources;
         for w in &self.cudnn.wheels {
