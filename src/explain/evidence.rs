@@ -64,6 +64,10 @@ pub struct LogEvidence {
     /// device").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub os_error: Option<String>,
+    /// Where the log shows the library the loader could not find (a `find`/`locate` result after
+    /// the error): it exists, the loader just does not look there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library_found_at: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -153,6 +157,26 @@ fn mib(value: &str, unit: &str) -> Option<f64> {
     Some(v * f)
 }
 
+/// An absolute path to `file` on a line after the error's own (a `find` or `locate` result), not
+/// counting lines that report the file missing again.
+fn library_path_in(context: &str, file: &str) -> Option<String> {
+    context.lines().skip(1).filter(|l| !l.contains("cannot open") && !l.contains("No such file")).find_map(
+        |line| {
+            line.match_indices(file).find_map(|(i, _)| {
+                let before = &line[..i];
+                if !before.ends_with('/') {
+                    return None;
+                }
+                let start = before
+                    .rfind(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | '=' | ':'))
+                    .map_or(0, |p| p + 1);
+                let path = &line[start..i + file.len()];
+                (path.starts_with('/') || path.starts_with('~')).then(|| path.to_string())
+            })
+        },
+    )
+}
+
 /// Reads the evidence of one error from its context (matched line and the lines after it) and the
 /// groups the signature's regex captured.
 pub fn extract(
@@ -239,8 +263,14 @@ pub fn extract(
     if let Some(c) = p.symbol.captures(context) {
         ev.symbol = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string());
     }
+    // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
+    // leaves one on the captured name.
+    let key = key.trim_end_matches('.');
     if key.starts_with("lib") || key.starts_with("cu") || key.starts_with("CU") {
         ev.library = Some(key.to_string());
+        if key.starts_with("lib") && key.contains(".so") {
+            ev.library_found_at = library_path_in(context, key);
+        }
     }
     for (name, value) in groups {
         match name.as_str() {
@@ -333,5 +363,20 @@ mod tests {
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);
         assert_eq!(ev("x.so: undefined symbol: _ZN2at6TensorE").symbol.as_deref(), Some("_ZN2at6TensorE"));
+    }
+
+    #[test]
+    fn a_missing_library_shown_at_a_path_later_in_the_log_is_found() {
+        let text = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n\
+                    $ locate libcudnn_ops_infer.so.8\n\
+                    /home/u/.local/lib/python3.8/site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8";
+        let e = extract(text, "libcudnn_ops_infer.so.8", &[], None, table());
+        assert_eq!(
+            e.library_found_at.as_deref(),
+            Some("/home/u/.local/lib/python3.8/site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8")
+        );
+        // The same message repeated with an absolute path is not a place where the file is.
+        let repeated = "libfoo.so.1: cannot open shared object file\nOSError: /opt/x/libfoo.so.1: cannot open shared object file";
+        assert_eq!(extract(repeated, "libfoo.so.1", &[], None, table()).library_found_at, None);
     }
 }

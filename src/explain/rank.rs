@@ -81,6 +81,7 @@ pub const RULES: &[Rule] = &[
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_cudnn_library,
+    missing_library_present_in_log,
     symbol_origin,
     unversioned_library_name,
     os_error_in_log,
@@ -930,6 +931,25 @@ pub fn missing_cudnn_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// The log itself shows the missing library at a path (a `find`/`locate` result): it is
+/// installed, and the loader does not search that directory.
+pub fn missing_library_present_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::LibraryNotFound) {
+        return vec![];
+    }
+    let Some(path) = input.evidence.library_found_at.as_deref() else { return vec![] };
+    let dir = path.rsplit_once('/').map_or(path, |(d, _)| d);
+    let mut out = vec![adj(
+        Category::LibraryNotFound,
+        4.0,
+        format!("the log shows it at {path}: {dir} is not on the loader path"),
+    )];
+    if has(input, Category::CudnnMissing) {
+        out.push(adj(Category::CudnnMissing, 0.3, format!("the log shows it installed at {dir}")));
+    }
+    out
+}
+
 /// The operating-system error a failed call reported, when the log shows it.
 pub fn os_error_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     match input.evidence.os_error.as_deref() {
@@ -1077,6 +1097,16 @@ mod tests {
         let with_reason = "torch.cuda.is_available() returns False\n\
                            UserWarning: CUDA initialization: Found no NVIDIA driver on your system.";
         assert_eq!(top(with_reason).0, "torch-no-nvidia-driver");
+    }
+
+    #[test]
+    fn a_missing_library_the_log_shows_installed_is_a_loader_path_problem() {
+        let missing = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory";
+        assert_eq!(top(missing).1, Category::CudnnMissing);
+        let located = format!(
+            "{missing}\n$ locate libcudnn_ops_infer.so.8\n/home/u/.local/lib/python3.8/site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8"
+        );
+        assert_eq!(top(&located).1, Category::LibraryNotFound);
     }
 
     #[test]
