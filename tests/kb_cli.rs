@@ -135,7 +135,7 @@ fn kb_torch_json_builds_carry_pins_drivers_and_install_commands() {
 
 #[test]
 fn kb_torch_unverified_rows_are_marked() {
-    let text = ok_text(&["kb", "torch", "2.13"]);
+    let text = ok_text(&["kb", "torch", "2.12"]);
     assert!(text.contains("UNVERIFIED"), "{text}");
     let text = ok_text(&["kb", "torch", "2.7"]);
     assert!(!text.contains("UNVERIFIED"), "{text}");

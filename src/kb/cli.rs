@@ -834,21 +834,41 @@ fn text_torch(kb: &Kb, a: &query::TorchAnswer<'_>, out: &mut dyn Write) -> Resul
     } else if let Some(n) = &r.note {
         wrap(out, "note: ", "  ", n)?;
     }
-    writeln!(out, "Python: {}", r.python.as_deref().unwrap_or("not recorded"))?;
+    let sources = &kb.pytorch.sources;
+    writeln!(
+        out,
+        "Python: {}{}",
+        r.python.as_deref().unwrap_or("not recorded"),
+        cite_id(&mut cites, sources, r.python_source.as_ref())
+    )?;
     if !r.rocm.is_empty() {
-        writeln!(out, "ROCm builds: {} (https://download.pytorch.org/whl/rocm<version>)", r.rocm.join(", "))?;
+        writeln!(
+            out,
+            "ROCm builds: {} (https://download.pytorch.org/whl/rocm<version>){}",
+            r.rocm.join(", "),
+            cite_id(&mut cites, sources, r.rocm_source.as_ref())
+        )?;
     }
     for b in &a.builds {
         let t = b.build;
         writeln!(
             out,
-            "\n{} ({}): CUDA {}",
+            "\n{} ({}): CUDA {}{}",
             t.tag,
             channel(t),
-            t.cuda_full.as_ref().map_or(b.cuda.to_string(), ToString::to_string)
+            t.cuda_full.as_ref().map_or(b.cuda.to_string(), ToString::to_string),
+            cite_id(&mut cites, sources, t.source.as_ref())
         )?;
+        if let Some(n) = &t.note {
+            wrap(out, "  note: ", "    ", n)?;
+        }
+        let pins = if t.cudnn.is_some() || t.nccl.is_some() {
+            cite_id(&mut cites, sources, t.pins_source.as_ref())
+        } else {
+            String::new()
+        };
         let mut rows = Vec::new();
-        rows.push(vec!["cuDNN".into(), opt(t.cudnn.as_ref()), String::new()]);
+        rows.push(vec!["cuDNN".into(), opt(t.cudnn.as_ref()), pins.trim_start().to_string()]);
         rows.push(vec!["NCCL".into(), opt(t.nccl.as_ref()), String::new()]);
         match &b.toolkit {
             Some(tk) => rows.push(vec![
@@ -886,6 +906,15 @@ fn text_torch(kb: &Kb, a: &query::TorchAnswer<'_>, out: &mut dyn Write) -> Resul
         }
     }
     cites.write(out)
+}
+
+/// " [n]" for a field read from another source than its row's (by source id), or nothing.
+fn cite_id(
+    cites: &mut Citations,
+    sources: &std::collections::BTreeMap<String, super::tables::Source>,
+    id: Option<&String>,
+) -> String {
+    id.and_then(|id| sources.get(id)).map(|s| format!(" {}", cites.cite(s))).unwrap_or_default()
 }
 
 fn text_cudnn(kb: &Kb, a: &query::CudnnAnswer<'_>, out: &mut dyn Write) -> Result<()> {

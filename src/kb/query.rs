@@ -252,7 +252,9 @@ pub fn cuda(kb: &Kb, v: CudaVersion) -> Result<CudaAnswer<'_>, QueryError> {
     let mut pytorch = Vec::new();
     for r in &kb.pytorch.release {
         for b in r.build.iter().filter(|b| b.cuda() == v) {
-            if let Some(cited) = kb.pytorch.sources.get(&r.source) {
+            // The row shows the build's cuDNN and NCCL: cite where those were read.
+            let id = b.pins_source.as_ref().or(b.source.as_ref()).unwrap_or(&r.source);
+            if let Some(cited) = kb.pytorch.sources.get(id) {
                 pytorch.push(TorchForCuda { torch: &r.version, build: b, confidence: r.confidence, cited });
             }
         }

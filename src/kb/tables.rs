@@ -432,11 +432,15 @@ pub struct TorchTable {
 pub struct TorchRelease {
     /// Major and minor (`2.4`).
     pub version: Version,
-    /// The Python versions, as the release matrix writes them.
+    /// The Python versions, as the release matrix writes them (or as read from the PyPI wheels).
     pub python: Option<String>,
-    /// The ROCm versions of its ROCm builds.
+    /// Source id of `python`, where it is not the row's source.
+    pub python_source: Option<String>,
+    /// The ROCm versions of its ROCm builds (wheel index `https://download.pytorch.org/whl/rocm<v>`).
     #[serde(default)]
     pub rocm: Vec<String>,
+    /// Source id of `rocm`, where it is not the row's source.
+    pub rocm_source: Option<String>,
     /// Source id.
     pub source: String,
     /// How sure the row is.
@@ -469,12 +473,19 @@ pub struct TorchBuild {
     /// True when this build is the one PyPI serves as plain `torch` (Linux x86_64).
     #[serde(default)]
     pub pypi_default: bool,
+    /// Source id of the build itself, where it is not the release row's source (a build the
+    /// release's own source does not list).
+    pub source: Option<String>,
+    /// Anything a reader of the build must know.
+    pub note: Option<String>,
     /// The exact toolkit it was built with, where known (`13.0.2`).
     pub cuda_full: Option<Version>,
     /// The cuDNN it pins.
     pub cudnn: Option<Version>,
     /// The NCCL it pins.
     pub nccl: Option<Version>,
+    /// Source id of the cuDNN and NCCL pins, where it is not the release row's source.
+    pub pins_source: Option<String>,
     /// TORCH_CUDA_ARCH_LIST of the release wheel, where recorded.
     #[serde(default)]
     pub arch_list: Vec<ArchTarget>,
@@ -738,7 +749,13 @@ impl Kb {
         let s = &self.pytorch.sources;
         for r in &self.pytorch.release {
             check_source("pytorch.toml", s, &r.source, || format!("release {}", r.version))?;
+            for id in r.python_source.iter().chain(&r.rocm_source) {
+                check_source("pytorch.toml", s, id, || format!("release {}", r.version))?;
+            }
             for b in &r.build {
+                for id in b.source.iter().chain(&b.pins_source) {
+                    check_source("pytorch.toml", s, id, || format!("release {} {}", r.version, b.tag))?;
+                }
                 if CudaVersion::from_tag(&b.tag).is_none() {
                     return Err(KbError::Invalid {
                         file: "pytorch.toml",
