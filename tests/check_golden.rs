@@ -34,3 +34,4 @@ golden!(pip_torch_cu126_text, "pip-torch-cu126", "text");
 golden!(no_gpu_text, "no-gpu", "text");
 golden!(pip_jax_cupy_ort_text, "pip-jax-cupy-ort", "text");
 golden!(debian_system_torch_text, "debian-system-torch", "text");
+golden!(pip_torch112_cu102_text, "pip-torch112-cu102", "text");

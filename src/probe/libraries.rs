@@ -4,10 +4,13 @@
 //! Directories listed (never walked, never read): the toolkits' library directories, the system
 //! directories, the directories of `/etc/ld.so.conf` (its `include` lines followed),
 //! `$LD_LIBRARY_PATH`, the pip wheels' `site-packages/nvidia/*/lib` (the unified
-//! `nvidia/cu13/lib` included) and conda environments' `lib/`. One [`CudaLibrary`] per real file,
+//! `nvidia/cu13/lib` included), every environment's `site-packages/torch/lib` (old torch wheels,
+//! 1.x, bundle cudart, cuBLAS, NVRTC there, some under auditwheel's hashed names such as
+//! `libcudart-80664282.so.10.2`) and conda environments' `lib/`. One [`CudaLibrary`] per real file,
 //! links resolved so that a file reached through two directories counts once. Version: the file
 //! name (`libcudart.so.13.0.96`), else the wheel's METADATA or the package that owns the file,
-//! else the major in the name (`libcudnn.so.9`).
+//! else the major in the name (`libcudnn.so.9`). A library bundled in `torch/lib` belongs to the
+//! environment's `torch` wheel, whose version is torch's, never the library's.
 
 use crate::probe::packages::{Package, PackageIndex};
 use crate::probe::problem;
@@ -33,12 +36,15 @@ const SYSTEM_DIRS: [&str; 8] = [
 
 /// The library kind a file name belongs to (`libcudnn_graph.so.9` → cuDNN), for shared objects
 /// only (`libcudart_static.a`, `libcufftw.so` and `libnvrtc-builtins.so` are not these libraries).
+/// A name that auditwheel made unique inside a wheel (`libcudart-80664282.so.10.2`: `-` and
+/// eight lowercase hex digits before `.so`) is the library it renames.
 pub fn classify(file_name: &str) -> Option<LibraryKind> {
     let (base, _) = file_name.split_once(".so")?;
     let rest = &file_name[base.len()..];
     if !(rest == ".so" || rest.starts_with(".so.")) {
         return None;
     }
+    let base = strip_auditwheel_hash(base);
     Some(match base {
         "libcudart" => LibraryKind::Cudart,
         "libcublas" => LibraryKind::Cublas,
@@ -54,6 +60,21 @@ pub fn classify(file_name: &str) -> Option<LibraryKind> {
         b if b == "libcudnn" || b.starts_with("libcudnn_") => LibraryKind::Cudnn,
         _ => return None,
     })
+}
+
+/// `libcudart-80664282` → `libcudart`: auditwheel's `-` + 8 lowercase hex digits removed; any
+/// other name as it is.
+fn strip_auditwheel_hash(base: &str) -> &str {
+    match base.rsplit_once('-') {
+        Some((stem, hash))
+            if !stem.is_empty()
+                && hash.len() == 8
+                && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
+        {
+            stem
+        }
+        _ => base,
+    }
 }
 
 /// Directories of `/etc/ld.so.conf`, includes followed: the loader model's reading of it
@@ -90,6 +111,7 @@ fn search_dirs(sys: &System, report: &mut Report) -> Vec<PathBuf> {
                         .map(|e| e.path.join("lib")),
                 );
             }
+            dirs.push(Path::new(sp).join("torch").join("lib"));
         }
         if env.kind == PythonEnvKind::Conda {
             dirs.push(Path::new(&env.prefix).join("lib"));
@@ -215,7 +237,13 @@ fn library(
         .filter_map(|n| so_version(n).map(|v| (v.parts().len(), n)))
         .min_by_key(|(parts, _)| *parts)
         .map_or_else(|| real_name.clone(), |(_, n)| n.to_string());
-    let owner = index.owner_of_any(paths.iter().map(PathBuf::as_path));
+    let listed_owner = index.owner_of_any(paths.iter().map(PathBuf::as_path));
+    // A torch wheel's RECORD is not indexed (too large): its `torch/lib` is attributed here.
+    let bundled_in = match listed_owner {
+        Some(_) => None,
+        None => paths.iter().find_map(|p| bundling_wheel(index, p)),
+    };
+    let owner = listed_owner.or(bundled_in);
     let toolkit_root = report
         .cuda
         .toolkits
@@ -229,6 +257,10 @@ fn library(
     };
     let package = owner.or(guessed);
     let version = match (file_version, package) {
+        // The wheel's version is torch's, not the bundled library's: the name alone says.
+        (v, Some(_)) if bundled_in.is_some() => v
+            .or_else(|| so_version(&real_name))
+            .map(|v| Fact::new(v, Evidence::file_name(real.display().to_string()))),
         (Some(v), Some(p)) => {
             let mut fact = Fact::new(v, Evidence::file_name(real.display().to_string()));
             if p.upstream_version()
@@ -251,6 +283,17 @@ fn library(
     };
     let size = sys.symlink_metadata(real).map(|m| m.len()).unwrap_or(0);
     CudaLibrary { kind, name, path: real.display().to_string(), links, version, origin, size }
+}
+
+/// The wheel that carries a library in its own package directory: the `torch` wheel of the
+/// site-packages holding `torch/lib/<file>` (old torch wheels bundle cudart, cuBLAS, NVRTC).
+fn bundling_wheel<'a>(index: &'a PackageIndex, file: &Path) -> Option<&'a Package> {
+    let lib_dir = file.parent()?;
+    let module_dir = lib_dir.parent()?;
+    if lib_dir.file_name()? != "lib" || module_dir.file_name()? != "torch" {
+        return None;
+    }
+    index.pip(module_dir.parent()?.to_str()?, "torch")
 }
 
 /// When no file list names the owner, NVIDIA's Debian/Ubuntu package naming does: a library in
@@ -322,6 +365,31 @@ mod tests {
             "libnvrtc-builtins.so.13.0",
             "libcudnn.sox",
             "libcuda.so.1",
+        ] {
+            assert_eq!(classify(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn auditwheel_hashed_names_are_the_library_they_rename() {
+        // torch 1.12.1+cu102's torch/lib.
+        assert_eq!(classify("libcudart-80664282.so.10.2"), Some(LibraryKind::Cudart));
+        assert_eq!(classify("libnvrtc-08c4863f.so.10.2"), Some(LibraryKind::Nvrtc));
+        assert_eq!(classify("libcublasLt-0123abcd.so.10"), Some(LibraryKind::CublasLt));
+        assert_eq!(classify("libcudnn_ops_infer-deadbeef.so.8"), Some(LibraryKind::Cudnn));
+        for other in [
+            "libnvrtc-builtins.so",          // NVRTC's builtins, not NVRTC
+            "libnvrtc-builtins-80664282.so", // the same, hashed
+            "libcudart_static.a",
+            "libcudart-80664282.a",
+            "libcudart-8066428.so.10.2",   // seven digits
+            "libcudart-806642821.so.10.2", // nine
+            "libcudart-8066428A.so.10.2",  // uppercase
+            "libcudart-8066428g.so.10.2",  // not hex
+            "libcudart80664282.so.10.2",   // no dash
+            "-80664282.so.10.2",
+            "libnvToolsExt-3965bdd0.so.1",
+            "libgomp-a34b3233.so.1",
         ] {
             assert_eq!(classify(other), None, "{other}");
         }

@@ -329,11 +329,22 @@ fn libraries(report: &Report) -> Section {
             if libs.len() > 1 {
                 value.push_str(&format!(" (+{} more)", libs.len() - 1));
             }
-            let origin = describe_origin(&main.origin);
+            let mut origin = describe_origin(&main.origin);
+            if bundled_in_wheel(main) {
+                origin.push_str(" (bundled)");
+            }
             rows.push(Row::new(kind.name(), value, origin));
         }
     }
     Section { title: "CUDA libraries".into(), rows }
+}
+
+/// True for a library inside a framework wheel's own directory (`site-packages/torch/lib`,
+/// origin pip `torch`) rather than a wheel of its own (`nvidia/cublas/lib`).
+fn bundled_in_wheel(lib: &CudaLibrary) -> bool {
+    let Origin::Pip { package, .. } = &lib.origin else { return false };
+    let dir = lib.path.rsplit_once('/').map_or("", |(d, _)| d);
+    dir.strip_suffix("/lib").is_some_and(|d| d.rsplit('/').next() == Some(package.as_str()))
 }
 
 /// Packages people ask about first: the libraries frameworks load and the driver.
