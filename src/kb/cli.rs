@@ -60,7 +60,6 @@ pub enum KbQuery {
     /// Example:
     ///   cudoctor kb torch 2.4.1
     ///   cudoctor kb torch 2.11.0+cu130   (the +cu130 local tag is ignored)
-    ///   cudoctor kb torch cu118          every release with a cu118 build and the driver each needs
     ///   cudoctor kb torch cu118          every release with a cu118 build, the driver each needs
     #[command(verbatim_doc_comment)]
     Torch {
