@@ -172,6 +172,17 @@ fn kb_torch_of_a_cuda_build_lists_its_releases_and_the_driver_each_needs() {
 }
 
 #[test]
+fn kb_error_4_says_what_it_is_in_cudnn_8_and_in_cudnn_9() {
+    let text = ok_text(&["kb", "error", "4"]);
+    assert!(text.contains("CUDNN_STATUS_INTERNAL_ERROR = 4 "), "{text}");
+    assert!(text.contains("In cuDNN 9 the same status is CUDNN_STATUS_INTERNAL_ERROR = 4000"), "{text}");
+    assert!(text.contains("cuDNN 9 has no status 4"), "{text}");
+    let text = ok_text(&["kb", "error", "4000"]);
+    assert!(text.contains("In cuDNN 7/8 the same status is CUDNN_STATUS_INTERNAL_ERROR = 4 "), "{text}");
+    assert!(!text.contains("has no status"), "{text}");
+}
+
+#[test]
 fn kb_torch_unverified_rows_are_marked() {
     let text = ok_text(&["kb", "torch", "2.12"]);
     assert!(text.contains("UNVERIFIED"), "{text}");

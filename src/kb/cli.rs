@@ -1436,6 +1436,45 @@ fn text_codes(kb: &Kb, found: &[super::codes::CodeMatch<'_>], out: &mut dyn Writ
             writeln!(out, "  deprecated")?;
         }
         wrap(out, "  ", "  ", &e.description)?;
+        // cuDNN 9 renumbered its statuses (4 became 4000): say what the other numbering calls it.
+        let other = match m.table {
+            super::codes::CodeTable::Cudnn8 => Some(super::codes::CodeTable::Cudnn9),
+            super::codes::CodeTable::Cudnn9 => Some(super::codes::CodeTable::Cudnn8),
+            _ => None,
+        };
+        if let Some(other) = other {
+            let codes = super::codes::tables();
+            let same = codes.entries(other).iter().find(|o| o.name == e.name);
+            let (this_era, other_era) =
+                if m.table == super::codes::CodeTable::Cudnn8 { ("7/8", "9") } else { ("9", "7/8") };
+            let line = match same {
+                Some(o) => format!(
+                    "In cuDNN {other_era} the same status is {} = {} (cuDNN 9 renumbered the statuses; \
+                     the number in the message tells which cuDNN produced it).",
+                    o.name, o.number
+                ),
+                None => format!("cuDNN {other_era} has no {} (a cuDNN {this_era} status only).", e.name),
+            };
+            wrap(out, "  ", "  ", &line)?;
+            if m.table == super::codes::CodeTable::Cudnn8
+                && !found.iter().any(|f| f.table == super::codes::CodeTable::Cudnn9)
+            {
+                let nine = codes.entries(super::codes::CodeTable::Cudnn9);
+                let nonzero = nine.iter().map(|o| o.number).filter(|&n| n != 0);
+                if let (None, Some(lo), Some(hi)) = (
+                    codes.get(super::codes::CodeTable::Cudnn9, e.number),
+                    nonzero.clone().min(),
+                    nonzero.max(),
+                ) {
+                    wrap(
+                        out,
+                        "  ",
+                        "  ",
+                        &format!("cuDNN 9 has no status {}: its statuses are 0 and {lo} to {hi}.", e.number),
+                    )?;
+                }
+            }
+        }
     }
     if found.len() > 1 {
         wrap(
