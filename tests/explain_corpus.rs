@@ -46,12 +46,17 @@ fn the_corpus_is_real_and_well_formed() {
 fn the_right_category_comes_first_for_at_least_90_percent() {
     let cases = load();
     let mut misses = Vec::new();
+    // Per expected category: (right, total), to see which kinds of report are weak.
+    let mut by_category: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for (name, c) in &cases {
+        by_category.entry(c.category.as_str()).or_default().1 += 1;
         let result = explain::scan::scan_bytes(c.text.as_bytes(), explain::table());
         let explained = explain::explain(&result, None);
         let got = explained.first().and_then(|e| e.causes.first().map(|k| (e.signature.clone(), k.category)));
         match got {
-            Some((_, cat)) if cat.name() == c.category => {}
+            Some((_, cat)) if cat.name() == c.category => {
+                by_category.entry(c.category.as_str()).or_default().0 += 1;
+            }
             Some((sig, cat)) => {
                 misses.push(format!("{name}: expected {}, got {cat} (signature {sig})", c.category))
             }
@@ -61,6 +66,9 @@ fn the_right_category_comes_first_for_at_least_90_percent() {
     let hit = cases.len() - misses.len();
     let rate = hit as f64 / cases.len() as f64;
     eprintln!("corpus: {hit}/{} right ({:.0}%)", cases.len(), rate * 100.0);
+    for (category, (right, total)) in &by_category {
+        eprintln!("  {category}: {right}/{total}");
+    }
     for m in &misses {
         eprintln!("  miss: {m}");
     }

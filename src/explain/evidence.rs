@@ -56,6 +56,18 @@ pub struct LogEvidence {
     /// CUDA_VISIBLE_DEVICES as the log shows it being set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda_visible_devices: Option<String>,
+    /// A CUDA version the log names around the error ("cuda12.1", "CUDA Version: 12.4",
+    /// "cudatoolkit 11.3"): the CUDA the user has, to hold against a missing library's version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cuda_in_log: Option<CudaVersion>,
+    /// The operating-system error a failed call reported ("Permission denied", "No space left on
+    /// device").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub os_error: Option<String>,
+    /// Where the log shows the library the loader could not find (a `find`/`locate` result after
+    /// the error): it exists, the loader just does not look there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library_found_at: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -72,6 +84,9 @@ struct Patterns {
     torch_cudnn_tuple: Regex,
     torch_cudnn_int: Regex,
     caffe2_cudnn: Regex,
+    tf_cudnn: Regex,
+    cuda_in_log: Regex,
+    os_error: Regex,
     nvml: Regex,
     visible: Regex,
     symbol: Regex,
@@ -95,9 +110,16 @@ fn patterns() -> &'static Patterns {
             ),
             torch_cudnn_int: re(r"compiled against (\d{4,6}) but (?:linked|found) against (\d{4,6})"),
             caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
+            tf_cudnn: re(r"Loaded runtime CuDNN library:? ([\d.]+) but source was compiled with:? ([\d.]+)"),
+            // Not nvidia-smi's "CUDA Version: 12.4": that is what the driver supports, not what
+            // is installed.
+            cuda_in_log: re(
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
+            ),
+            os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             nvml: re(r"NVML library version: ([\d.]+)"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
-            symbol: re(r"(?:undefined symbol|Could not load symbol):? ([A-Za-z0-9_@.]+)"),
+            symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
             gpu_name: re(
                 r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
             ),
@@ -133,6 +155,26 @@ fn mib(value: &str, unit: &str) -> Option<f64> {
         _ => return None,
     };
     Some(v * f)
+}
+
+/// An absolute path to `file` on a line after the error's own (a `find` or `locate` result), not
+/// counting lines that report the file missing again.
+fn library_path_in(context: &str, file: &str) -> Option<String> {
+    context.lines().skip(1).filter(|l| !l.contains("cannot open") && !l.contains("No such file")).find_map(
+        |line| {
+            line.match_indices(file).find_map(|(i, _)| {
+                let before = &line[..i];
+                if !before.ends_with('/') {
+                    return None;
+                }
+                let start = before
+                    .rfind(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | '=' | ':'))
+                    .map_or(0, |p| p + 1);
+                let path = &line[start..i + file.len()];
+                (path.starts_with('/') || path.starts_with('~')).then(|| path.to_string())
+            })
+        },
+    )
 }
 
 /// Reads the evidence of one error from its context (matched line and the lines after it) and the
@@ -192,6 +234,25 @@ pub fn extract(
     } else if let Some(c) = p.torch_cudnn_int.captures(context).or_else(|| p.caffe2_cudnn.captures(context)) {
         ev.cudnn_compiled = c[1].parse().ok().and_then(cudnn_from_int);
         ev.cudnn_runtime = c[2].parse().ok().and_then(cudnn_from_int);
+    } else if let Some(c) = p.tf_cudnn.captures(context) {
+        // TensorFlow/XLA print the versions on a line of their own, often next to the error that
+        // reports the consequence ("DNN library initialization failed").
+        ev.cudnn_runtime = cudnn_from_text(c[1].trim_end_matches('.'));
+        ev.cudnn_compiled = cudnn_from_text(c[2].trim_end_matches('.'));
+    }
+    if let Some(c) = p.cuda_in_log.captures(context) {
+        ev.cuda_in_log = match (c.get(1), c.get(2), c.get(3)) {
+            (Some(a), Some(b), _) => format!("{}.{}", a.as_str(), b.as_str()).parse().ok(),
+            // A wheel tag: +cu92, +cu101, +cu118.
+            (_, _, Some(tag)) => {
+                let (major, minor) = tag.as_str().split_at(tag.as_str().len() - 1);
+                format!("{major}.{minor}").parse().ok()
+            }
+            _ => None,
+        };
+    }
+    if let Some(c) = p.os_error.captures(context) {
+        ev.os_error = Some(c[1].to_string());
     }
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
@@ -200,10 +261,16 @@ pub fn extract(
         ev.cuda_visible_devices = Some(c[1].trim().to_string());
     }
     if let Some(c) = p.symbol.captures(context) {
-        ev.symbol = Some(c[1].to_string());
+        ev.symbol = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string());
     }
+    // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
+    // leaves one on the captured name.
+    let key = key.trim_end_matches('.');
     if key.starts_with("lib") || key.starts_with("cu") || key.starts_with("CU") {
         ev.library = Some(key.to_string());
+        if key.starts_with("lib") && key.contains(".so") {
+            ev.library_found_at = library_path_in(context, key);
+        }
     }
     for (name, value) in groups {
         match name.as_str() {
@@ -274,5 +341,42 @@ mod tests {
         assert_eq!(cudnn_from_int(91900).unwrap().to_string(), "9.19.0");
         assert_eq!(cudnn_from_int(12), None);
         assert_eq!(ev("NVML library version: 550.144").nvml_library_version.unwrap().to_string(), "550.144");
+        let e = ev("E cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version");
+        assert_eq!(e.cudnn_runtime.unwrap().to_string(), "8.5.0");
+        assert_eq!(e.cudnn_compiled.unwrap().to_string(), "8.6.0");
+    }
+
+    #[test]
+    fn the_cuda_a_user_has_and_os_errors_are_read_from_the_log() {
+        let cuda = |t: &str| ev(t).cuda_in_log.map(|c| c.to_string());
+        assert_eq!(cuda("我的系统ubuntu20.04+nvidia530.30+cuda12.1+cudnn12.X").as_deref(), Some("12.1"));
+        assert_eq!(cuda("my environment: pytorch: 1.5.1+cu101").as_deref(), Some("10.1"));
+        // nvidia-smi's header says what the driver supports, not what is installed.
+        assert_eq!(cuda("| NVIDIA-SMI 550.144.03   Driver Version: 550.144.03   CUDA Version: 12.4 |"), None);
+        assert_eq!(
+            cuda("cudatoolkit               10.2.89              hfd86e86_1").as_deref(),
+            Some("10.2")
+        );
+        // A library's soname is not a CUDA version.
+        assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
+        let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
+        assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
+        assert_eq!(ev("undefined symbol error twice").symbol, None);
+        assert_eq!(ev("x.so: undefined symbol: _ZN2at6TensorE").symbol.as_deref(), Some("_ZN2at6TensorE"));
+    }
+
+    #[test]
+    fn a_missing_library_shown_at_a_path_later_in_the_log_is_found() {
+        let text = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n\
+                    $ locate libcudnn_ops_infer.so.8\n\
+                    /home/u/.local/lib/python3.8/site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8";
+        let e = extract(text, "libcudnn_ops_infer.so.8", &[], None, table());
+        assert_eq!(
+            e.library_found_at.as_deref(),
+            Some("/home/u/.local/lib/python3.8/site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8")
+        );
+        // The same message repeated with an absolute path is not a place where the file is.
+        let repeated = "libfoo.so.1: cannot open shared object file\nOSError: /opt/x/libfoo.so.1: cannot open shared object file";
+        assert_eq!(extract(repeated, "libfoo.so.1", &[], None, table()).library_found_at, None);
     }
 }

@@ -68,6 +68,8 @@ pub const RULES: &[Rule] = &[
     oom_message_figures,
     cudnn_installs,
     cudnn_versions_in_log,
+    cudnn_mismatch_elsewhere_in_log,
+    version_check_library,
     arch_support,
     arch_list_in_log,
     driver_cuda_version,
@@ -77,8 +79,12 @@ pub const RULES: &[Rule] = &[
     gpu_visibility,
     containers,
     missing_library,
+    missing_library_vs_cuda_in_log,
+    missing_cudnn_library,
+    missing_library_present_in_log,
     symbol_origin,
     unversioned_library_name,
+    os_error_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -328,12 +334,70 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
 pub fn cudnn_versions_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let ev = input.evidence;
     match (&ev.cudnn_compiled, &ev.cudnn_runtime) {
+        // An older cuDNN than the build's is the direction that fails.
+        (Some(c), Some(r)) if r < c => vec![adj(
+            Category::CudnnVersionMismatch,
+            3.0,
+            format!("the log says it was built with cuDNN {c} and found the older cuDNN {r}"),
+        )],
         (Some(c), Some(r)) if c != r => vec![adj(
             Category::CudnnVersionMismatch,
             2.0,
             format!("the log says it was built with cuDNN {c} and loaded cuDNN {r}"),
         )],
         _ => vec![],
+    }
+}
+
+/// Another error of the same log says the cuDNN found is not the one the framework was built with:
+/// errors that follow from it ("DNN library initialization failed", "Failed to get convolution
+/// algorithm") are that mismatch too.
+pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const MISMATCH: [&str; 4] = [
+        "tf-cudnn-runtime-mismatch",
+        "jax-outdated-cudnn",
+        "torch-cudnn-version-incompatibility",
+        "cudnn-version-mismatch-status",
+    ];
+    if MISMATCH.contains(&input.signature.id.as_str()) || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    match MISMATCH.iter().find(|id| input.seen.contains(*id)) {
+        Some(id) => vec![adj(
+            Category::CudnnVersionMismatch,
+            4.0,
+            format!("the same log also reports a cuDNN version mismatch ({id})"),
+        )],
+        None => vec![],
+    }
+}
+
+/// A version check that names the library it found too old (JAX's "Found cuDNN version 8600, but
+/// JAX was built against version 8906"): cuDNN is a cuDNN mismatch, any other CUDA library a CUDA
+/// one.
+pub fn version_check_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(lib) = input.evidence.library.as_deref() else { return vec![] };
+    if lib.starts_with("lib")
+        || !has(input, Category::CudnnVersionMismatch)
+        || !has(input, Category::CudaRuntimeMismatch)
+    {
+        return vec![];
+    }
+    if lib.eq_ignore_ascii_case("cudnn") {
+        vec![
+            adj(Category::CudnnVersionMismatch, 4.0, format!("the library the check names is {lib}")),
+            adj(
+                Category::CudaRuntimeMismatch,
+                0.5,
+                format!("the library the check names is {lib}, not a CUDA library"),
+            ),
+        ]
+    } else {
+        vec![adj(
+            Category::CudnnVersionMismatch,
+            0.5,
+            format!("the library the check names is {lib}, not cuDNN"),
+        )]
     }
 }
 
@@ -658,6 +722,7 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
     };
     let count = input.report.map(|r| r.gpus.devices.len());
     let trimmed = value.trim();
+    let renumbered = input.signature.id == "cuda-invalid-device-ordinal";
     if trimmed.is_empty()
         || trimmed == "-1"
         || trimmed.eq_ignore_ascii_case("none")
@@ -684,8 +749,16 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
         }
         return vec![adj(
             Category::EnvVarMisconfig,
-            0.8,
+            if renumbered { 1.5 } else { 0.8 },
             format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\", which exists here"),
+        )];
+    }
+    if renumbered {
+        // Visible GPUs are numbered from 0: with CUDA_VISIBLE_DEVICES=1, "cuda:1" does not exist.
+        return vec![adj(
+            Category::EnvVarMisconfig,
+            2.0,
+            format!("CUDA_VISIBLE_DEVICES {origin} \"{trimmed}\": the GPUs it leaves visible are renumbered from 0"),
         )];
     }
     vec![]
@@ -813,6 +886,85 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
     ]
 }
 
+/// A missing CUDA library of one major (libcudart.so.10.1) while the log says another CUDA is what
+/// the user has (cuda12.1, cudatoolkit 11.3, +cu118): the program was built for another CUDA.
+pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+        return vec![];
+    }
+    let (Some(file), Some(have)) = (input.evidence.library.as_deref(), input.evidence.cuda_in_log) else {
+        return vec![];
+    };
+    let Some(kind) = library_kind(file) else { return vec![] };
+    if kind == LibraryKind::Cudnn {
+        return vec![];
+    }
+    // cuBLAS/cuFFT/… sonames carry the CUDA major; cudart's too (libcudart.so.11.0).
+    let Some(wanted) = so_major(file) else { return vec![] };
+    if u64::from(have.major) == wanted {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        3.0,
+        format!(
+            "the program asks for {file} (CUDA {wanted}), and the log says CUDA {have} is what is installed"
+        ),
+    )]
+}
+
+/// A cuDNN library named as missing by a message that is not the loader's own (TensorFlow's
+/// "Could not load dynamic library 'libcudnn.so.8'"): as for the loader's, cuDNN of that major is
+/// most often simply not installed. With a machine's facts, `missing_library` decides instead.
+pub fn missing_cudnn_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id == "loader-libcudnn-missing" {
+        return vec![];
+    }
+    let Some(file) = input.evidence.library.as_deref() else { return vec![] };
+    if !file.starts_with("libcudnn") || !file.contains(".so.") || !has(input, Category::CudnnMissing) {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudnnMissing,
+        2.5,
+        format!("{file} is a cuDNN library, which is installed separately from CUDA"),
+    )]
+}
+
+/// The log itself shows the missing library at a path (a `find`/`locate` result): it is
+/// installed, and the loader does not search that directory.
+pub fn missing_library_present_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::LibraryNotFound) {
+        return vec![];
+    }
+    let Some(path) = input.evidence.library_found_at.as_deref() else { return vec![] };
+    let dir = path.rsplit_once('/').map_or(path, |(d, _)| d);
+    let mut out = vec![adj(
+        Category::LibraryNotFound,
+        4.0,
+        format!("the log shows it at {path}: {dir} is not on the loader path"),
+    )];
+    if has(input, Category::CudnnMissing) {
+        out.push(adj(Category::CudnnMissing, 0.3, format!("the log shows it installed at {dir}")));
+    }
+    out
+}
+
+/// The operating-system error a failed call reported, when the log shows it.
+pub fn os_error_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    match input.evidence.os_error.as_deref() {
+        Some(e @ ("Permission denied" | "Operation not permitted")) if has(input, Category::PermissionOrCache) => {
+            vec![adj(Category::PermissionOrCache, 8.0, format!("the failing call reported \"{e}\""))]
+        }
+        Some(e @ "No space left on device") if has(input, Category::ContainerRuntime) => vec![adj(
+            Category::ContainerRuntime,
+            2.0,
+            format!("the failing call reported \"{e}\": a filesystem (often a container's small /dev/shm) is full"),
+        )],
+        _ => vec![],
+    }
+}
+
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
@@ -880,6 +1032,97 @@ mod tests {
         let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
         assert_eq!(ranked[0].category, Category::Oom);
         assert!(ranked[0].facts[0].contains("torch-cuda-oom"));
+    }
+
+    /// The first error of a text and its top cause, ranked without a machine's facts.
+    fn top(text: &str) -> (String, Category) {
+        let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
+        let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
+        (e.signature, e.causes[0].category)
+    }
+
+    #[test]
+    fn the_os_error_of_a_failed_call_decides_between_permissions_and_a_full_shm() {
+        let denied = "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:290, unhandled system error\n\
+                      node08:27106:27302 [0] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied";
+        assert_eq!(top(denied), ("nccl-system-error".into(), Category::PermissionOrCache));
+        let full = "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device";
+        assert_eq!(top(full), ("nccl-shm".into(), Category::ContainerRuntime));
+    }
+
+    #[test]
+    fn a_version_check_is_a_cudnn_mismatch_only_when_it_names_cudnn() {
+        let cudnn = "CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against version 8906, which is newer.";
+        assert_eq!(top(cudnn).1, Category::CudnnVersionMismatch);
+        let cusolver = "CUDA backend failed to initialize: Found cuSOLVER version 11405, but JAX was built against version 11502, which is newer.";
+        assert_eq!(top(cusolver).1, Category::CudaRuntimeMismatch);
+    }
+
+    #[test]
+    fn a_missing_library_of_another_cuda_than_the_log_names_is_a_runtime_mismatch() {
+        let other =
+            "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n\
+                     my system: ubuntu20.04 + nvidia530.30 + cuda12.1";
+        assert_eq!(top(other).1, Category::CudaRuntimeMismatch);
+        let same =
+            "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n\
+                    my system: ubuntu20.04 + nvidia530.30 + cuda12.1";
+        assert_eq!(top(same).1, Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn a_cudnn_mismatch_reported_elsewhere_explains_a_failed_dnn_initialization() {
+        let alone = "XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.";
+        assert_eq!(top(alone).1, Category::CudnnMissing);
+        let with_cause =
+            "E cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0.\n\
+                          XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.";
+        let result = crate::explain::scan::scan_bytes(with_cause.as_bytes(), table());
+        let explained = crate::explain::explain(&result, None);
+        let dnn = explained.iter().find(|e| e.signature == "tf-dnn-library-not-found").unwrap();
+        assert_eq!(dnn.causes[0].category, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn no_valid_cudnn_algorithm_is_memory_but_no_engine_is_a_cudnn_mismatch() {
+        let algo = "RuntimeError: Unable to find a valid cuDNN algorithm to run convolution";
+        assert_eq!(top(algo), ("torch-no-valid-cudnn-algorithm".into(), Category::Oom));
+        let engine = "RuntimeError: GET was unable to find an engine to execute this computation";
+        assert_eq!(top(engine), ("torch-no-cudnn-engine".into(), Category::CudnnVersionMismatch));
+    }
+
+    #[test]
+    fn cuda_not_available_is_a_warning_behind_the_error_that_explains_it() {
+        assert_eq!(top("torch.cuda.is_available() returns False").1, Category::CpuOnlyBuild);
+        let with_reason = "torch.cuda.is_available() returns False\n\
+                           UserWarning: CUDA initialization: Found no NVIDIA driver on your system.";
+        assert_eq!(top(with_reason).0, "torch-no-nvidia-driver");
+    }
+
+    #[test]
+    fn a_missing_library_the_log_shows_installed_is_a_loader_path_problem() {
+        let missing = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory";
+        assert_eq!(top(missing).1, Category::CudnnMissing);
+        let located = format!(
+            "{missing}\n$ locate libcudnn_ops_infer.so.8\n/home/u/.local/lib/python3.8/site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8"
+        );
+        assert_eq!(top(&located).1, Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn a_missing_cudnn_named_by_tensorflow_is_cudnn_not_installed() {
+        assert_eq!(top("Could not load dynamic library 'libcudnn.so.8'").1, Category::CudnnMissing);
+        assert_eq!(top("Could not load dynamic library 'libcudart.so.11.0'").1, Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn an_invalid_device_ordinal_is_a_hard_coded_index_unless_visibility_was_narrowed() {
+        assert_eq!(top("RuntimeError: CUDA error: invalid device ordinal").1, Category::UserCodeBug);
+        let narrowed = "RuntimeError: CUDA error: invalid device ordinal\n  (set in train.py: os.environ['CUDA_VISIBLE_DEVICES'] = '1')";
+        let result = crate::explain::scan::scan_bytes(narrowed.as_bytes(), table());
+        let explained = crate::explain::explain(&result, None);
+        let e = explained.iter().find(|e| e.signature == "cuda-invalid-device-ordinal").unwrap();
+        assert_eq!(e.causes[0].category, Category::EnvVarMisconfig);
     }
 
     #[test]
