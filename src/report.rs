@@ -755,7 +755,8 @@ pub struct Linkage {
     pub binary: String,
     /// Why its ELF facts could not be read (a placeholder, a truncated file).
     pub binary_error: Option<String>,
-    /// The CUDA runtime soname it links (`libcudart.so.13`).
+    /// The CUDA runtime soname it links (`libcudart.so.13`; an auditwheel-hashed name as the
+    /// SONAME it stands for: `libcudart-80664282.so.10.2` → `libcudart.so.10.2`).
     pub cuda_runtime: Option<String>,
     /// Each CUDA library as the loader resolves it.
     pub libraries: Vec<LoadedLibrary>,

@@ -120,3 +120,23 @@ fn fixture_is_documented_and_rebuildable() {
         assert!(Path::new(&format!("{dir}/{f}")).is_file(), "{f}");
     }
 }
+
+#[test]
+fn torch_loads_its_own_cudart_and_cublas_from_torch_lib() {
+    // libtorch_cuda.so is a placeholder: its RUNPATH $ORIGIN and DT_NEEDED of the bundled
+    // runtime and cuBLAS are assumed (FACTS.md has the real readelf -d), and said so.
+    let r = report();
+    let linkage = r.frameworks[0].linkage.as_ref().expect("torch's linkage");
+    assert_eq!(linkage.binary, format!("{TORCH_LIB}/libtorch_cuda.so"));
+    assert_eq!(linkage.cuda_runtime.as_deref(), Some("libcudart.so.10.2"));
+    for file in ["libcudart-80664282.so.10.2", "libcublas.so.10"] {
+        let lib = linkage
+            .libraries
+            .iter()
+            .find(|l| l.name == file)
+            .unwrap_or_else(|| panic!("{file}: {linkage:#?}"));
+        assert_eq!(lib.real_path.as_deref(), Some(format!("{TORCH_LIB}/{file}").as_str()));
+        assert_eq!(lib.found_by.as_deref(), Some("RUNPATH of libtorch_cuda.so"));
+    }
+    assert!(linkage.notes.iter().any(|n| n.contains("DT_RUNPATH=$ORIGIN, assumed")), "{:?}", linkage.notes);
+}

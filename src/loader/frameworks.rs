@@ -9,7 +9,8 @@
 //!   from `site-packages/nvidia/<pkg>/lib` (and `nvidia/cuXX/lib`) by full path and retries.
 //! - Where a library file cannot be read (an empty placeholder in a fixture tree), what is
 //!   known of it is assumed and said so: cuDNN libraries carry `DT_RUNPATH=$ORIGIN`, PyTorch
-//!   wheel libraries a `DT_RPATH` listing the `nvidia/*/lib` directories of site-packages.
+//!   wheel libraries a `DT_RPATH` listing the `nvidia/*/lib` directories of site-packages, or,
+//!   for old (1.x) wheels that bundle their CUDA libraries in `torch/lib`, `DT_RUNPATH=$ORIGIN`.
 
 use super::{Loader, Outcome, Request, Resolution, Step, Target};
 use crate::binary::elf::{self, BinaryFacts};
@@ -49,6 +50,17 @@ pub fn assumed_dynamic(sys: &System, name: &str, path: &Path) -> (Option<Assumed
     if in_torch_lib && file.starts_with("lib") && file.contains(".so") {
         let site = path.parent().and_then(Path::parent).and_then(Path::parent);
         let lib_dirs = site.map(|s| wheel_lib_dirs(sys, s)).unwrap_or_default();
+        let bundled = path.parent().map(|d| bundled_cuda_libraries(sys, d)).unwrap_or_default();
+        if lib_dirs.is_empty() && !bundled.is_empty() {
+            let needed = if file == "libtorch_cuda.so" { bundled } else { Vec::new() };
+            return (
+                Some(Assumed { rpath: None, runpath: Some("$ORIGIN".into()), needed }),
+                "not readable as ELF; torch wheels that bundle their CUDA libraries in torch/lib \
+                 (1.x) carry DT_RUNPATH=$ORIGIN, assumed (needed: the CUDA runtime, cuBLAS, cuDNN \
+                 and NCCL found there)"
+                    .into(),
+            );
+        }
         let mut rpath: Vec<String> =
             lib_dirs.iter().map(|(pkg, _)| format!("$ORIGIN/../../nvidia/{pkg}/lib")).collect();
         rpath.push("$ORIGIN".into());
@@ -65,6 +77,29 @@ pub fn assumed_dynamic(sys: &System, name: &str, path: &Path) -> (Option<Assumed
         );
     }
     (None, "not readable as ELF; its needs and search paths are unknown".into())
+}
+
+/// The CUDA runtime, cuBLAS, cuDNN and NCCL files an old torch wheel bundles in `torch/lib`
+/// (`libcudart-80664282.so.10.2`, `libcublas.so.10`), one per family (its shortest name):
+/// what its `libtorch_cuda.so` links when the file cannot be read (readelf -d on torch
+/// 1.12.1+cu102, tests/fixtures/pip-torch112-cu102/FACTS.md).
+fn bundled_cuda_libraries(sys: &System, torch_lib: &Path) -> Vec<String> {
+    use crate::report::LibraryKind;
+    let Ok(entries) = sys.read_dir(torch_lib) else { return Vec::new() };
+    let mut names: Vec<String> = entries.into_iter().map(|e| e.name).collect();
+    names.sort_by_key(|n| (n.len(), n.clone()));
+    let mut out: Vec<(LibraryKind, String)> = Vec::new();
+    for name in names {
+        let Some(kind) = crate::probe::libraries::classify(&name) else { continue };
+        let wanted = matches!(kind, LibraryKind::Cudart | LibraryKind::Cublas | LibraryKind::Nccl)
+            || (kind == LibraryKind::Cudnn && !name.contains('_'));
+        if wanted && !out.iter().any(|(k, _)| *k == kind) {
+            out.push((kind, name));
+        }
+    }
+    // In the order libtorch_cuda.so's DT_NEEDED has them: the runtime first.
+    out.sort_by_key(|(kind, _)| *kind);
+    out.into_iter().map(|(_, name)| name).collect()
 }
 
 /// The `nvidia/<pkg>/lib` directories of a site-packages directory: (package, machine path).
@@ -424,8 +459,8 @@ pub fn framework_cuda(sys: &System, location: &Path) -> Option<CudaLinkage> {
         .iter()
         .flat_map(|o| o.names.iter())
         .chain(loader.objects[root].needed.iter())
-        .find(|n| n.starts_with("libcudart.so."))
-        .cloned();
+        .map(|n| crate::probe::libraries::without_auditwheel_hash(n))
+        .find(|n| n.starts_with("libcudart.so."));
     let binary_error = facts.as_ref().err().map(ToString::to_string);
     let archs = facts.ok().and_then(|f| f.fatbin).map(|fb| ArchSummary::of(&fb));
     Some(CudaLinkage {

@@ -62,6 +62,15 @@ pub fn classify(file_name: &str) -> Option<LibraryKind> {
     })
 }
 
+/// A file name without auditwheel's hash: `libcudart-80664282.so.10.2` → `libcudart.so.10.2`
+/// (the library's SONAME); any other name as it is.
+pub fn without_auditwheel_hash(file_name: &str) -> String {
+    match file_name.split_once(".so") {
+        Some((base, rest)) => format!("{}.so{rest}", strip_auditwheel_hash(base)),
+        None => file_name.to_string(),
+    }
+}
+
 /// `libcudart-80664282` → `libcudart`: auditwheel's `-` + 8 lowercase hex digits removed; any
 /// other name as it is.
 fn strip_auditwheel_hash(base: &str) -> &str {
@@ -368,6 +377,14 @@ mod tests {
         ] {
             assert_eq!(classify(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn auditwheel_hash_is_removed_from_file_names() {
+        assert_eq!(without_auditwheel_hash("libcudart-80664282.so.10.2"), "libcudart.so.10.2");
+        assert_eq!(without_auditwheel_hash("libnvrtc-builtins.so"), "libnvrtc-builtins.so");
+        assert_eq!(without_auditwheel_hash("libcublas.so.10"), "libcublas.so.10");
+        assert_eq!(without_auditwheel_hash("README"), "README");
     }
 
     #[test]

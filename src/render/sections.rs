@@ -442,7 +442,8 @@ const KEY_LIBRARIES: &[&str] = &["libcudart.so", "libcublas.so", "libcudnn.so", 
 fn linkage_rows(l: &crate::report::Linkage) -> Vec<Row> {
     let mut rows = Vec::new();
     for lib in &l.libraries {
-        let key = KEY_LIBRARIES.iter().any(|k| lib.name.starts_with(k));
+        let unhashed = crate::probe::libraries::without_auditwheel_hash(&lib.name);
+        let key = KEY_LIBRARIES.iter().any(|k| unhashed.starts_with(k));
         let missing = lib.path.is_none() || lib.error.is_some();
         if !key && !missing {
             continue;
