@@ -476,3 +476,40 @@ fn linkage_rows(l: &crate::report::Linkage) -> Vec<Row> {
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lib(path: &str, origin: Origin) -> CudaLibrary {
+        CudaLibrary {
+            kind: LibraryKind::Cudart,
+            name: path.rsplit('/').next().unwrap().to_string(),
+            path: path.to_string(),
+            links: Vec::new(),
+            version: None,
+            origin,
+            size: 0,
+        }
+    }
+
+    fn pip(package: &str) -> Origin {
+        Origin::Pip { package: package.into(), env: "/v".into() }
+    }
+
+    #[test]
+    fn only_a_library_in_its_frameworks_own_lib_dir_is_bundled() {
+        let sp = "/v/lib/python3.10/site-packages";
+        assert!(bundled_in_wheel(&lib(&format!("{sp}/torch/lib/libcudart-80664282.so.10.2"), pip("torch"))));
+        // The runtime wheel's own copy, and a copy in torch/lib that dpkg owns, are not.
+        let wheel =
+            lib(&format!("{sp}/nvidia/cuda_runtime/lib/libcudart.so.12"), pip("nvidia-cuda-runtime-cu12"));
+        assert!(!bundled_in_wheel(&wheel));
+        let system = Origin::System { manager: PackageManager::Dpkg, package: "python3-torch".into() };
+        assert!(!bundled_in_wheel(&lib(
+            "/usr/lib/python3/dist-packages/torch/lib/libcudart.so.11.0",
+            system
+        )));
+        assert!(!bundled_in_wheel(&lib(&format!("{sp}/jax/lib/libcudart.so.12"), pip("torch"))));
+    }
+}
