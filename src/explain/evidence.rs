@@ -112,9 +112,9 @@ fn patterns() -> &'static Patterns {
             caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
             tf_cudnn: re(r"Loaded runtime CuDNN library:? ([\d.]+) but source was compiled with:? ([\d.]+)"),
             // Not nvidia-smi's "CUDA Version: 12.4": that is what the driver supports, not what
-            // is installed.
+            // is installed. A user's own "my CUDA version is 10.0" is.
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
             ),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             nvml: re(r"NVML library version: ([\d.]+)"),
@@ -357,6 +357,8 @@ mod tests {
             cuda("cudatoolkit               10.2.89              hfd86e86_1").as_deref(),
             Some("10.2")
         );
+        // A user's own statement of the CUDA they have is.
+        assert_eq!(cuda("My CUDA version is 10.0.").as_deref(), Some("10.0"));
         // A library's soname is not a CUDA version.
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");

@@ -78,6 +78,7 @@ pub const RULES: &[Rule] = &[
     cpu_only_builds,
     gpu_visibility,
     containers,
+    container_errors_elsewhere_in_log,
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_cudnn_library,
@@ -791,6 +792,35 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// The same log also holds an error whose most likely cause is the container runtime (the NVIDIA
+/// hook failing, Docker without a GPU driver, a driver library missing inside the image): an error
+/// that the container could explain (nvidia-smi failing to reach the driver) is most likely that
+/// too. Which signatures count is read from the table (those whose first cause is the container).
+pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::ContainerRuntime) {
+        return vec![];
+    }
+    let top_is_container = |s: &Signature| {
+        s.causes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|c| c.category)
+            == Some(Category::ContainerRuntime)
+    };
+    if top_is_container(input.signature) {
+        return vec![];
+    }
+    let other =
+        input.table.signatures.iter().find(|s| {
+            s.id != input.signature.id && input.seen.contains(s.id.as_str()) && top_is_container(s)
+        });
+    match other {
+        Some(s) => vec![adj(
+            Category::ContainerRuntime,
+            4.0,
+            format!("the same log also shows a container error ({})", s.id),
+        )],
+        None => vec![],
+    }
+}
+
 fn library_kind(file: &str) -> Option<LibraryKind> {
     let stem = file.strip_prefix("lib")?.split(".so").next()?;
     let kind = match stem {
@@ -1032,6 +1062,28 @@ mod tests {
         let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
         assert_eq!(ranked[0].category, Category::Oom);
         assert!(ranked[0].facts[0].contains("torch-cuda-oom"));
+    }
+
+    #[test]
+    fn a_container_error_in_the_same_log_raises_the_container_for_nvidia_smi() {
+        let t = table();
+        let sig = t.by_id("nvidia-smi-no-driver").unwrap();
+        let alone = rank(sig, &LogEvidence::default(), None, &["nvidia-smi-no-driver"].into(), t);
+        assert_eq!(alone[0].category, Category::DriverNotLoaded);
+        let seen: BTreeSet<&str> = ["nvidia-smi-no-driver", "docker-no-gpu-driver"].into();
+        let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
+        assert_eq!(ranked[0].category, Category::ContainerRuntime);
+        assert!(ranked[0].facts[0].contains("docker-no-gpu-driver"));
+        // A signature whose own first cause is the container is left to its priors.
+        let docker = t.by_id("docker-no-gpu-driver").unwrap();
+        assert!(container_errors_elsewhere_in_log(&RuleInput {
+            signature: docker,
+            evidence: &LogEvidence::default(),
+            report: None,
+            seen: &seen,
+            table: t,
+        })
+        .is_empty());
     }
 
     /// The first error of a text and its top cause, ranked without a machine's facts.
