@@ -43,6 +43,7 @@ pub enum Command {
     ///   cudoctor kb cuda 12.4             drivers, cuDNN and framework builds for CUDA 12.4
     ///   cudoctor kb driver 535.104.05     what this driver runs (CUDA, PyTorch builds)
     ///   cudoctor kb torch 2.4.1           builds, cuDNN/NCCL pins, arch lists, drivers, pip command
+    ///   cudoctor kb torch cu118           every release of a CUDA build and the driver it needs
     ///   cudoctor kb cudnn 8.9.7           toolkits, drivers, GPUs, sonames of a cuDNN release
     ///   cudoctor kb gpu H200              device ids, compute capability, cuDNN/PyTorch coverage
     ///   cudoctor kb error 4000            what an error number or name means, in every library

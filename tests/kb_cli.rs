@@ -134,6 +134,55 @@ fn kb_torch_json_builds_carry_pins_drivers_and_install_commands() {
 }
 
 #[test]
+fn kb_torch_of_a_cuda_build_lists_its_releases_and_the_driver_each_needs() {
+    // "Which driver does a PyTorch cu118 / cu121 / ... build need?"
+    let cases = [("cu118", 11, "520.61.05"), ("cu121", 12, "530.30.02"), ("cu124", 12, "550.54.14")];
+    for (tag, major, toolkit_driver) in cases {
+        let j = ok_json(&["kb", "torch", tag]);
+        let releases = j["releases"].as_array().unwrap();
+        assert!(releases.len() >= 2, "{tag}: {releases:?}");
+        for r in releases {
+            assert_eq!(r["build"]["tag"], tag);
+            assert!(r["toolkit"]["linux"].as_str().unwrap().starts_with(&toolkit_driver[..3]), "{tag}: {r}");
+        }
+        assert_eq!(
+            j["releases"][0]["toolkit"]["linux"], toolkit_driver,
+            "{tag}: GA driver of the first release"
+        );
+        assert_eq!(j["minor_compat"]["major"], major);
+        assert_eq!(j["index_url"], format!("https://download.pytorch.org/whl/{tag}"));
+    }
+    // Case does not matter, and the text shows every release with its driver.
+    let text = ok_text(&["kb", "torch", "CU118"]);
+    assert!(text.contains("PyTorch cu118 builds"), "{text}");
+    for release in ["2.0 ", "2.7 "] {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(release) && l.contains(">= 520.61.05")),
+            "{text}"
+        );
+    }
+    assert!(text.contains(">= 450.80.02"), "minor version compatibility minimum: {text}");
+    // An update of the toolkit can need a newer driver than its GA: per release, not per tag.
+    let j = ok_json(&["kb", "torch", "cu130"]);
+    let drivers: std::collections::BTreeSet<&str> =
+        j["releases"].as_array().unwrap().iter().filter_map(|r| r["toolkit"]["linux"].as_str()).collect();
+    assert!(drivers.len() >= 2, "cu130 builds of CUDA 13.0 GA and 13.0 Update 2: {drivers:?}");
+    let err = fails(&["kb", "torch", "cu999"]);
+    assert!(err.contains("cu118") && err.contains("cu130"), "lists the known builds: {err}");
+}
+
+#[test]
+fn kb_error_4_says_what_it_is_in_cudnn_8_and_in_cudnn_9() {
+    let text = ok_text(&["kb", "error", "4"]);
+    assert!(text.contains("CUDNN_STATUS_INTERNAL_ERROR = 4 "), "{text}");
+    assert!(text.contains("In cuDNN 9 the same status is CUDNN_STATUS_INTERNAL_ERROR = 4000"), "{text}");
+    assert!(text.contains("cuDNN 9 has no status 4"), "{text}");
+    let text = ok_text(&["kb", "error", "4000"]);
+    assert!(text.contains("In cuDNN 7/8 the same status is CUDNN_STATUS_INTERNAL_ERROR = 4 "), "{text}");
+    assert!(!text.contains("has no status"), "{text}");
+}
+
+#[test]
 fn kb_torch_unverified_rows_are_marked() {
     let text = ok_text(&["kb", "torch", "2.12"]);
     assert!(text.contains("UNVERIFIED"), "{text}");

@@ -52,6 +52,7 @@ fn every_pytorch_excerpt_names_its_public_url() {
         "pytorch_pypi_python_tags.txt",
         "pytorch_release_matrix_2024.md",
         "pytorch_issues.txt",
+        "pytorch_observed_arch_lists.txt",
     ] {
         let text = source_text(f);
         assert!(text.lines().take(3).any(|l| l.contains("Source: https://")), "{f}");
@@ -496,14 +497,20 @@ fn rows_2_11_to_2_14_match_the_release_managers_prs_and_rfcs() {
         let b = release("2.11").build.iter().find(|b| b.cuda() == cuda).unwrap();
         assert_eq!(written(&b.arch_list), want, "2.11 {}", b.tag);
     }
-    // 2.12 to 2.14: RELEASE.md's CUDA Support Matrix.
+    // 2.12 to 2.14: RELEASE.md's CUDA Support Matrix, or, where the release wheels differ (no
+    // +PTX, see the PR 188914 test), that matrix's value kept as a disagreement.
     let matrix = support_matrix(&block("182849"));
     assert_eq!(matrix.len(), 3);
     for minor in ["2.12", "2.13", "2.14"] {
         for b in &release(minor).build {
             let (_, want) = matrix.iter().find(|(c, _)| *c == b.cuda()).unwrap();
-            assert_eq!(&written(&b.arch_list), want, "{minor} {}", b.tag);
-            assert_eq!(b.arch_source.as_deref(), Some("pr-182849"), "{minor} {}", b.tag);
+            if b.arch_source.as_deref() == Some("pr-182849") {
+                assert_eq!(&written(&b.arch_list), want, "{minor} {}", b.tag);
+            } else {
+                let d =
+                    b.disagreement.iter().find(|d| d.field == "arch_list").expect("a recorded disagreement");
+                assert_eq!((&d.value, d.source.as_str()), (want, "pr-182849"), "{minor} {}", b.tag);
+            }
         }
     }
     // 2.11: the RFC's table agrees with the observed cu126 and cu128 lists; for cu130 it says
@@ -557,4 +564,95 @@ fn row_2_13_and_the_nccl_of_2_10_to_2_12_match_the_release_md_prs() {
         }
     }
     assert_eq!(checked, 9);
+}
+
+/// `['sm_75', 'sm_80', 'sm_120', 'compute_120']` (torch.cuda.get_arch_list()) in the table's
+/// notation: `7.5;8.0;12.0+PTX` (a compute_XY entry is PTX for the capability).
+fn from_get_arch_list(line: &str) -> String {
+    let items: Vec<&str> = line.trim_start_matches("['").trim_end_matches("']").split("', '").collect();
+    let cc = |digits: &str| format!("{}.{}", &digits[..digits.len() - 1], &digits[digits.len() - 1..]);
+    let ptx: BTreeSet<String> = items.iter().filter_map(|i| i.strip_prefix("compute_")).map(cc).collect();
+    items
+        .iter()
+        .filter_map(|i| i.strip_prefix("sm_"))
+        .map(|d| {
+            let c = cc(d);
+            if ptx.contains(&c) {
+                format!("{c}+PTX")
+            } else {
+                c
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+#[test]
+fn get_arch_list_output_reads_as_the_tables_notation() {
+    assert_eq!(from_get_arch_list("['sm_50', 'sm_90']"), "5.0;9.0");
+    assert_eq!(from_get_arch_list("['sm_75', 'sm_100', 'sm_120', 'compute_120']"), "7.5;10.0;12.0+PTX");
+}
+
+#[test]
+fn linux_arch_lists_of_2_7_and_2_10_match_the_wheels_measured_in_corridorkey_141() {
+    let text = source_text("pytorch_observed_arch_lists.txt");
+    let (mut minor, mut tag, mut platform) = (String::new(), String::new(), String::new());
+    let mut checked = Vec::new();
+    for line in text.lines() {
+        if let Some(v) = line.strip_prefix("### PyTorch ") {
+            let v: Version = v.parse().unwrap();
+            minor = v.truncated(2).to_string();
+        } else if let Some(c) = line.strip_prefix("#### CUDA ") {
+            tag = format!("cu{}", c.replace('.', ""));
+        } else if let Some(p) = line.strip_suffix(':') {
+            platform = p.to_string();
+        } else if line.starts_with("['") && platform == "Linux" {
+            let b = build(release(&minor), &tag).unwrap_or_else(|| panic!("no torch {minor} {tag}"));
+            assert_eq!(written(&b.arch_list), from_get_arch_list(line), "torch {minor} {tag}");
+            checked.push(format!("{minor} {tag}"));
+        }
+    }
+    assert_eq!(checked, ["2.10 cu126", "2.10 cu128", "2.7 cu126", "2.7 cu128"]);
+    // 2.7's lists come from this observation; 2.10's agree with RELEASE.md's matrix.
+    for tag in ["cu126", "cu128"] {
+        assert_eq!(build(release("2.7"), tag).unwrap().arch_source.as_deref(), Some("corridorkey-141"));
+    }
+    // A GPU cudoctor must not call supported: 2.7's cu128 wheel has no Volta kernels.
+    assert!(!written(&build(release("2.7"), "cu128").unwrap().arch_list).contains("7.0"));
+}
+
+#[test]
+fn the_plan_to_ship_2_7_cu128_without_ptx_is_kept_beside_the_observed_wheel() {
+    let blocks = blocks(&source_text("pytorch_issues.txt"));
+    let plan = &blocks.iter().find(|(h, _)| h[0] == "145792").unwrap().1;
+    assert!(plan.iter().any(|l| l.contains("12.8)")) && plan.iter().any(|l| l.contains(";12.0+PTX\"")));
+    assert!(plan.iter().any(|l| l == "Will remove it for 2.7.0 stable release."));
+    let b = build(release("2.7"), "cu128").unwrap();
+    assert!(written(&b.arch_list).ends_with("12.0+PTX"), "the observed wheel has compute_120");
+    let d = b.disagreement.iter().find(|d| d.field == "arch_list").unwrap();
+    assert_eq!(d.source, "pr-145792");
+    assert_eq!(d.value, written(&b.arch_list).trim_end_matches("+PTX"));
+}
+
+#[test]
+fn release_wheels_carry_ptx_only_in_2_13_0_as_pr_188914_says() {
+    let blocks = blocks(&source_text("pytorch_issues.txt"));
+    let text = &blocks.iter().find(|(h, _)| h[0] == "188914").unwrap().1;
+    assert!(text
+        .iter()
+        .any(|l| l.contains("from 2.12.1 to 2.13.0 (cu130): 2.13 started emitting `12.0+PTX`")));
+    let release_row = text.iter().find(|l| l.starts_with("| RC / release |")).unwrap();
+    let release_list = release_row.split('`').nth(3).unwrap();
+    assert_eq!(release_list, "7.5;8.0;8.6;9.0;10.0;12.0");
+    for minor in ["2.12", "2.14"] {
+        for tag in ["cu130", "cu132"] {
+            let b = build(release(minor), tag).unwrap();
+            assert_eq!(written(&b.arch_list), release_list, "torch {minor} {tag}");
+            assert_eq!(b.arch_source.as_deref(), Some("pr-188914"), "torch {minor} {tag}");
+        }
+    }
+    // 2.13.0 is the exception; its note says later 2.13 patch releases lost the PTX again.
+    let b = build(release("2.13"), "cu130").unwrap();
+    assert_eq!(written(&b.arch_list), format!("{release_list}+PTX"));
+    assert!(b.arch_note.as_deref().unwrap().contains("188925"));
 }

@@ -631,7 +631,10 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
         .iter()
         .map(|o| {
             let sig = &t.signatures[o.signature];
-            let ev = evidence::extract(&o.context, &o.key, &o.groups, o.code, t);
+            // The lines before the error come last: what the error's own lines say wins.
+            let context =
+                if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
+            let ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
             let causes = rank::rank(sig, &ev, report, &seen, t);
             Explanation {
                 signature: sig.id.clone(),

@@ -13,6 +13,10 @@ const CHUNK: usize = 1 << 20;
 const MAX_DISTINCT: usize = 1000;
 /// Lines after a first occurrence kept as context for evidence.
 const CONTEXT_LINES: usize = 3;
+/// Lines before a first occurrence kept for evidence ("I installed CUDA 9.1" above a traceback:
+/// a Python traceback of five frames puts about a dozen lines between what the user said and the
+/// error line).
+const CONTEXT_BEFORE: usize = 12;
 /// Bytes kept of a matched line, and of each context line.
 const LINE_KEEP: usize = 600;
 
@@ -44,6 +48,8 @@ pub struct Occurrence {
     pub line: String,
     /// The first matching line and a few lines after it.
     pub context: String,
+    /// The few lines before the first matching line, oldest first (empty at the start of input).
+    pub before: String,
 }
 
 /// Everything found in one input.
@@ -65,6 +71,8 @@ struct Scanner<'t> {
     pending: Vec<(usize, usize)>,
     /// Newlines seen before the start of the current chunk.
     lines_before: u64,
+    /// The last [`CONTEXT_BEFORE`] lines of the previous chunk, oldest first.
+    tail: Vec<String>,
 }
 
 impl<'t> Scanner<'t> {
@@ -75,6 +83,7 @@ impl<'t> Scanner<'t> {
             index: HashMap::new(),
             pending: Vec::new(),
             lines_before: 0,
+            tail: Vec::new(),
         }
     }
 
@@ -96,6 +105,12 @@ impl<'t> Scanner<'t> {
             counted_to = start;
             if let Some(lm) = self.table.match_line(line) {
                 let n = self.record(lm, line, newlines + 1);
+                if n {
+                    let before = lines_before(buf, start, &self.tail).join("\n");
+                    if let Some(o) = self.result.occurrences.last_mut() {
+                        o.before = before;
+                    }
+                }
                 // Gather context from the lines that follow, in this chunk.
                 let mut p = next;
                 let mut wanted = if n { CONTEXT_LINES } else { 0 };
@@ -108,6 +123,7 @@ impl<'t> Scanner<'t> {
             }
         }
         self.lines_before = newlines + count_newlines(&buf[counted_to..]);
+        self.tail = lines_before(buf, buf.len(), &self.tail);
         if buf.last().is_some_and(|&b| b != b'\n') {
             // The final line of the input had no newline: it still counts as a line.
             self.lines_before += 1;
@@ -136,6 +152,7 @@ impl<'t> Scanner<'t> {
             count: 1,
             context: text.clone(),
             line: text,
+            before: String::new(),
         };
         self.result.occurrences.push(occ);
         let i = self.result.occurrences.len() - 1;
@@ -154,6 +171,27 @@ impl<'t> Scanner<'t> {
         }
         self.pending.retain(|(_, w)| *w > 0);
     }
+}
+
+/// Up to [`CONTEXT_BEFORE`] lines ending before `start` of `buf`, oldest first, taken from the
+/// previous chunk's tail where `buf` has fewer.
+fn lines_before(buf: &[u8], start: usize, tail: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut end = start;
+    while lines.len() < CONTEXT_BEFORE && end > 0 {
+        // `end` is just past a newline (or the end of the buffer): the line ends before it.
+        let stop = if buf[end - 1] == b'\n' { end - 1 } else { end };
+        let begin = memchr::memrchr(b'\n', &buf[..stop]).map_or(0, |i| i + 1);
+        let line = &buf[begin..stop];
+        lines.push(clean_line(line.strip_suffix(b"\r").unwrap_or(line)));
+        end = begin;
+    }
+    if end == 0 {
+        let more = CONTEXT_BEFORE - lines.len();
+        lines.extend(tail.iter().rev().take(more).cloned());
+    }
+    lines.reverse();
+    lines
 }
 
 /// The line starting at `start` (without its newline or carriage return) and where the next begins.
@@ -268,6 +306,32 @@ mod tests {
         assert!(!r.occurrences[0].line.ends_with('\r'));
         assert_eq!(r.occurrences[1].first_line, 5);
         assert_eq!(r.lines, 6);
+    }
+
+    #[test]
+    fn the_lines_before_a_first_error_are_kept_across_chunks() {
+        let log = "setup\r\nI installed CUDA 9.1 and cuDNN 7\r\nTraceback (most recent call last):\r\n\
+                   ImportError: libcudart.so.9.0: cannot open shared object file: No such file\n";
+        let r = scan_bytes(log.as_bytes(), table());
+        assert_eq!(r.occurrences.len(), 1);
+        assert_eq!(
+            r.occurrences[0].before,
+            "setup\nI installed CUDA 9.1 and cuDNN 7\nTraceback (most recent call last):"
+        );
+        // At the start of a chunk the previous chunk's last lines stand in.
+        let tail: Vec<String> = (0..CONTEXT_BEFORE).map(|i| format!("t{i}")).collect();
+        let last = &tail[CONTEXT_BEFORE - 1];
+        assert_eq!(lines_before(b"ERR\n", 0, &tail), tail);
+        let got = lines_before(b"x\nERR\n", 2, &tail);
+        assert_eq!(
+            (got.len(), &got[CONTEXT_BEFORE - 2], got.last().unwrap().as_str()),
+            (CONTEXT_BEFORE, last, "x")
+        );
+        let many: String = (0..20).map(|i| format!("l{i}\n")).collect();
+        let got = lines_before(many.as_bytes(), many.len(), &tail);
+        assert_eq!(got.len(), CONTEXT_BEFORE);
+        assert_eq!(got.last().unwrap(), "l19");
+        assert!(lines_before(b"ERR\n", 0, &[]).is_empty());
     }
 
     #[test]

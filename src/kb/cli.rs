@@ -60,9 +60,11 @@ pub enum KbQuery {
     /// Example:
     ///   cudoctor kb torch 2.4.1
     ///   cudoctor kb torch 2.11.0+cu130   (the +cu130 local tag is ignored)
+    ///   cudoctor kb torch cu118          every release with a cu118 build, the driver each needs
     #[command(verbatim_doc_comment)]
     Torch {
-        /// PyTorch version: 2.4, 2.4.1 or 2.4.1+cu121.
+        /// PyTorch version (2.4, 2.4.1, 2.4.1+cu121), or a CUDA build of the wheels (cu118): every
+        /// release that has it and the driver each needs.
         #[arg(value_name = "VERSION")]
         wanted: String,
     },
@@ -134,12 +136,20 @@ fn parse_driver(s: &str) -> Result<DriverVersion> {
     })
 }
 
+/// `cu118`, `CU121`: a CUDA variant of the PyTorch wheels rather than a release.
+fn is_build_tag(s: &str) -> bool {
+    let s = s.to_ascii_lowercase();
+    s.strip_prefix("cu").is_some_and(|d| (2..=3).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn parse_torch(s: &str) -> Result<Version> {
-    let v: Version = s
-        .parse()
-        .map_err(|_| anyhow!("`{s}` is not a PyTorch version; accepted forms: 2.4, 2.4.1, 2.4.1+cu121"))?;
+    let v: Version = s.parse().map_err(|_| {
+        anyhow!("`{s}` is not a PyTorch version or build; accepted forms: 2.4, 2.4.1, 2.4.1+cu121, cu121")
+    })?;
     if v.parts().len() < 2 || v.parts().len() > 3 || v.major() > 99 {
-        return Err(anyhow!("`{s}` is not a PyTorch version; accepted forms: 2.4, 2.4.1, 2.4.1+cu121"));
+        return Err(anyhow!(
+            "`{s}` is not a PyTorch version or build; accepted forms: 2.4, 2.4.1, 2.4.1+cu121, cu121"
+        ));
     }
     Ok(v)
 }
@@ -184,6 +194,14 @@ pub fn run_kb(args: &KbArgs, out: &mut dyn Write) -> Result<()> {
                 write_json(out, &a)
             } else {
                 text_driver(kb, &a, out)
+            }
+        }
+        KbQuery::Torch { wanted } if is_build_tag(wanted) => {
+            let a = query::torch_tag(kb, &wanted.to_ascii_lowercase()).map_err(query_error)?;
+            if json {
+                write_json(out, &a)
+            } else {
+                text_torch_tag(kb, &a, out)
             }
         }
         KbQuery::Torch { wanted } => {
@@ -1027,6 +1045,91 @@ fn text_torch(kb: &Kb, a: &query::TorchAnswer<'_>, out: &mut dyn Write) -> Resul
     cites.write(out)
 }
 
+fn text_torch_tag(kb: &Kb, a: &query::TorchTagAnswer<'_>, out: &mut dyn Write) -> Result<()> {
+    let mut cites = Citations::default();
+    header(out, &format!("PyTorch {} builds", a.tag), a.data_checked)?;
+    writeln!(out)?;
+    let first = a.releases.first().map_or(String::new(), |r| r.release.to_string());
+    let last = a.releases.last().map_or(String::new(), |r| r.release.to_string());
+    wrap(
+        out,
+        "",
+        "  ",
+        &format!(
+            "CUDA {} wheels at {}, published for {} release{} ({first} to {last}).",
+            a.cuda,
+            a.index_url,
+            a.releases.len(),
+            if a.releases.len() == 1 { "" } else { "s" }
+        ),
+    )?;
+    match &a.minor_compat {
+        Some(m) => wrap(
+            out,
+            "",
+            "  ",
+            &format!(
+                "Driver: the build's toolkit driver below for every feature; with minor version \
+                 compatibility any driver from Linux {}, Windows {} runs it (no JIT of newer PTX) {}.",
+                ge(Some(&m.row.linux)),
+                ge(m.row.windows.as_ref()),
+                cites.cite(m.cited)
+            ),
+        )?,
+        None => writeln!(
+            out,
+            "Driver: the build's toolkit driver below (no minor version compatibility before CUDA 11)."
+        )?,
+    }
+    writeln!(out)?;
+    let sources = &kb.pytorch.sources;
+    let mut rows = vec![vec![
+        "release".to_string(),
+        "channel".into(),
+        "CUDA".into(),
+        "driver Linux".into(),
+        "Windows".into(),
+        "cuDNN".into(),
+        "NCCL".into(),
+    ]];
+    for r in &a.releases {
+        let b = r.build;
+        let (linux, windows) = match &r.toolkit {
+            Some(t) => {
+                (format!("{} {}", ge(t.row.linux.as_ref()), cites.cite(t.cited)), ge(t.row.windows.as_ref()))
+            }
+            None => ("not recorded".into(), String::new()),
+        };
+        let pins = if b.cudnn.is_some() || b.nccl.is_some() {
+            cite_id(&mut cites, sources, b.pins_source.as_ref())
+        } else {
+            String::new()
+        };
+        rows.push(vec![
+            format!("{}{}", r.release, unverified(r.confidence)),
+            channel(b),
+            b.cuda_full.as_ref().map_or(a.cuda.to_string(), ToString::to_string),
+            linux,
+            windows,
+            opt(b.cudnn.as_ref()),
+            format!("{}{pins}", opt(b.nccl.as_ref())),
+        ]);
+    }
+    table(out, "  ", &rows)?;
+    writeln!(out)?;
+    wrap(
+        out,
+        "",
+        "  ",
+        &format!(
+            "Install one: pip install 'torch==<release>.*' --index-url {}. Run `cudoctor kb torch \
+             <release>` for its other builds, Python versions and architecture list.",
+            a.index_url
+        ),
+    )?;
+    cites.write(out)
+}
+
 /// " [n]" for a field read from another source than its row's (by source id), or nothing.
 fn cite_id(
     cites: &mut Citations,
@@ -1333,6 +1436,45 @@ fn text_codes(kb: &Kb, found: &[super::codes::CodeMatch<'_>], out: &mut dyn Writ
             writeln!(out, "  deprecated")?;
         }
         wrap(out, "  ", "  ", &e.description)?;
+        // cuDNN 9 renumbered its statuses (4 became 4000): say what the other numbering calls it.
+        let other = match m.table {
+            super::codes::CodeTable::Cudnn8 => Some(super::codes::CodeTable::Cudnn9),
+            super::codes::CodeTable::Cudnn9 => Some(super::codes::CodeTable::Cudnn8),
+            _ => None,
+        };
+        if let Some(other) = other {
+            let codes = super::codes::tables();
+            let same = codes.entries(other).iter().find(|o| o.name == e.name);
+            let (this_era, other_era) =
+                if m.table == super::codes::CodeTable::Cudnn8 { ("7/8", "9") } else { ("9", "7/8") };
+            let line = match same {
+                Some(o) => format!(
+                    "In cuDNN {other_era} the same status is {} = {} (cuDNN 9 renumbered the statuses; \
+                     the number in the message tells which cuDNN produced it).",
+                    o.name, o.number
+                ),
+                None => format!("cuDNN {other_era} has no {} (a cuDNN {this_era} status only).", e.name),
+            };
+            wrap(out, "  ", "  ", &line)?;
+            if m.table == super::codes::CodeTable::Cudnn8
+                && !found.iter().any(|f| f.table == super::codes::CodeTable::Cudnn9)
+            {
+                let nine = codes.entries(super::codes::CodeTable::Cudnn9);
+                let nonzero = nine.iter().map(|o| o.number).filter(|&n| n != 0);
+                if let (None, Some(lo), Some(hi)) = (
+                    codes.get(super::codes::CodeTable::Cudnn9, e.number),
+                    nonzero.clone().min(),
+                    nonzero.max(),
+                ) {
+                    wrap(
+                        out,
+                        "  ",
+                        "  ",
+                        &format!("cuDNN 9 has no status {}: its statuses are 0 and {lo} to {hi}.", e.number),
+                    )?;
+                }
+            }
+        }
     }
     if found.len() > 1 {
         wrap(

@@ -560,6 +560,76 @@ pub fn torch<'a>(kb: &'a Kb, asked: &Version) -> Result<TorchAnswer<'a>, QueryEr
     })
 }
 
+/// One release's build of a CUDA variant (`kb torch cu118`).
+#[derive(Debug, Clone, Serialize)]
+pub struct TorchTagRelease<'a> {
+    /// The release (minor version).
+    pub release: &'a Version,
+    /// Whether the release row is unverified.
+    pub confidence: Confidence,
+    /// The build.
+    pub build: &'a TorchBuild,
+    /// The toolkit driver its exact CUDA needs (an update may need a newer driver than the GA).
+    pub toolkit: Option<Cited<'a, CudaRelease>>,
+}
+
+/// Every release's build of one CUDA variant of PyTorch.
+#[derive(Debug, Clone, Serialize)]
+pub struct TorchTagAnswer<'a> {
+    /// The tag asked about (`cu118`).
+    pub tag: String,
+    /// When the data was checked.
+    pub data_checked: &'a str,
+    /// The CUDA version of the tag.
+    pub cuda: CudaVersion,
+    /// The wheel index.
+    pub index_url: String,
+    /// The minimum driver under minor version compatibility.
+    pub minor_compat: Option<Cited<'a, MinorCompat>>,
+    /// The releases that have this build, oldest first.
+    pub releases: Vec<TorchTagRelease<'a>>,
+}
+
+/// Answers `kb torch cu118`: which releases have this CUDA variant and which driver it needs.
+pub fn torch_tag<'a>(kb: &'a Kb, tag: &str) -> Result<TorchTagAnswer<'a>, QueryError> {
+    let checked = &kb.meta.checked;
+    let mut releases: Vec<TorchTagRelease<'a>> = kb
+        .pytorch
+        .release
+        .iter()
+        .flat_map(|r| r.build.iter().filter(|b| b.tag == tag).map(move |b| (r, b)))
+        .map(|(r, b)| TorchTagRelease {
+            release: &r.version,
+            confidence: r.confidence,
+            build: b,
+            toolkit: toolkit_row(kb, b.cuda(), b.cuda_full.as_ref())
+                .map(|t| cited(t, &kb.cuda.sources, &t.source)),
+        })
+        .collect();
+    releases.sort_by(|a, b| a.release.cmp(b.release));
+    let Some(first) = releases.first() else {
+        let mut tags: Vec<&str> =
+            kb.pytorch.release.iter().flat_map(|r| r.build.iter().map(|b| b.tag.as_str())).collect();
+        tags.sort_by_key(|t| (t.len(), *t));
+        tags.dedup();
+        return Err(QueryError::NotFound {
+            what: "PyTorch CUDA build",
+            asked: tag.to_string(),
+            known: tags.join(", "),
+            checked: checked.clone(),
+        });
+    };
+    let cuda = first.build.cuda();
+    Ok(TorchTagAnswer {
+        tag: tag.to_string(),
+        data_checked: checked,
+        cuda,
+        index_url: first.build.index_url(),
+        minor_compat: minor_compat(kb, cuda.major).map(|m| cited(m, &kb.cuda.sources, &m.source)),
+        releases,
+    })
+}
+
 /// How a cuDNN version was matched to a recorded support matrix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
