@@ -64,6 +64,10 @@ pub struct LogEvidence {
     /// device").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub os_error: Option<String>,
+    /// The user saying the machine has no NVIDIA GPU ("I am running this on the CPU", "my laptop
+    /// has an Intel UHD", "I don't have an NVIDIA GPU"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_nvidia_gpu: Option<String>,
     /// Where the log shows the library the loader could not find (a `find`/`locate` result after
     /// the error): it exists, the loader just does not look there.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,6 +91,7 @@ struct Patterns {
     tf_cudnn: Regex,
     cuda_in_log: Regex,
     os_error: Regex,
+    no_nvidia_gpu: Regex,
     nvml: Regex,
     visible: Regex,
     symbol: Regex,
@@ -117,6 +122,10 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
             ),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
+            // Only what a person writes about their machine; not a program's "no GPU devices".
+            no_nvidia_gpu: re(
+                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc)) (?:don'?t|do not|doesn'?t|does not) have (?:an? |any )?(?:nvidia |cuda )?(?:gpu|graphics card)|intel (?:hd|uhd|iris) graphics|amd radeon|apple m[1-4]\b|macbook)",
+            ),
             nvml: re(r"NVML library version: ([\d.]+)"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
@@ -251,6 +260,9 @@ pub fn extract(
             _ => None,
         };
     }
+    if let Some(m) = p.no_nvidia_gpu.find(context) {
+        ev.no_nvidia_gpu = Some(m.as_str().to_string());
+    }
     if let Some(c) = p.os_error.captures(context) {
         ev.os_error = Some(c[1].to_string());
     }
@@ -360,6 +372,16 @@ mod tests {
         // A user's own statement of the CUDA they have is.
         assert_eq!(cuda("My CUDA version is 10.0.").as_deref(), Some("10.0"));
         // A library's soname is not a CUDA version.
+        let no_gpu = |t: &str| ev(t).no_nvidia_gpu;
+        assert_eq!(
+            no_gpu("I am running this step on the CPU.").as_deref(),
+            Some("running this step on the CPU")
+        );
+        assert_eq!(
+            no_gpu("My laptop doesn't have an NVIDIA GPU").as_deref(),
+            Some("My laptop doesn't have an NVIDIA GPU")
+        );
+        assert_eq!(no_gpu("tensorflow: no GPU devices found; falling back to CPU"), None);
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
