@@ -80,6 +80,7 @@ pub const RULES: &[Rule] = &[
     gpu_visibility,
     containers,
     container_errors_elsewhere_in_log,
+    container_in_log,
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_cudnn_library,
@@ -847,6 +848,17 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
     }
 }
 
+/// The log shows the program ran in a Docker container (a `docker run` line, a container prompt):
+/// for an error the container can explain, the container. With a machine's facts, `containers`
+/// decides instead.
+pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::ContainerRuntime) {
+        return vec![];
+    }
+    let Some(hint) = input.evidence.container_in_log.as_deref() else { return vec![] };
+    vec![adj(Category::ContainerRuntime, 4.0, format!("the log shows a container (\"{hint}\")"))]
+}
+
 fn library_kind(file: &str) -> Option<LibraryKind> {
     let stem = file.strip_prefix("lib")?.split(".so").next()?;
     let kind = match stem {
@@ -1169,6 +1181,16 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn a_docker_command_in_the_log_raises_the_container_for_nvidia_smi() {
+        let t = table();
+        let sig = t.by_id("nvidia-smi-no-driver").unwrap();
+        let ev = LogEvidence { container_in_log: Some("docker run".into()), ..LogEvidence::default() };
+        let ranked = rank(sig, &ev, None, &BTreeSet::new(), t);
+        assert_eq!(ranked[0].category, Category::ContainerRuntime);
+        assert!(ranked[0].facts[0].contains("docker run"));
     }
 
     /// The first error of a text and its top cause, ranked without a machine's facts.
