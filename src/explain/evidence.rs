@@ -64,6 +64,14 @@ pub struct LogEvidence {
     /// device").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub os_error: Option<String>,
+    /// The user saying the machine has no NVIDIA GPU ("I am running this on the CPU", "my laptop
+    /// has an Intel UHD", "I don't have an NVIDIA GPU"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_nvidia_gpu: Option<String>,
+    /// The log shows the program running in (or being started as) a Docker container: a
+    /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container_in_log: Option<String>,
     /// Where the log shows the library the loader could not find (a `find`/`locate` result after
     /// the error): it exists, the loader just does not look there.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,6 +95,8 @@ struct Patterns {
     tf_cudnn: Regex,
     cuda_in_log: Regex,
     os_error: Regex,
+    no_nvidia_gpu: Regex,
+    container: Regex,
     nvml: Regex,
     visible: Regex,
     symbol: Regex,
@@ -112,11 +122,16 @@ fn patterns() -> &'static Patterns {
             caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
             tf_cudnn: re(r"Loaded runtime CuDNN library:? ([\d.]+) but source was compiled with:? ([\d.]+)"),
             // Not nvidia-smi's "CUDA Version: 12.4": that is what the driver supports, not what
-            // is installed.
+            // is installed. A user's own "my CUDA version is 10.0" is.
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
             ),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
+            container: re(r"\bdocker(?:-compose| compose)? (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b"),
+            // Only what a person writes about their machine; not a program's "no GPU devices".
+            no_nvidia_gpu: re(
+                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc)) (?:don'?t|do not|doesn'?t|does not) have (?:an? |any )?(?:nvidia |cuda )?(?:gpu|graphics card)|intel (?:hd|uhd|iris) graphics|amd radeon|apple m[1-4]\b|macbook)",
+            ),
             nvml: re(r"NVML library version: ([\d.]+)"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
@@ -251,6 +266,12 @@ pub fn extract(
             _ => None,
         };
     }
+    if let Some(m) = p.container.find(context) {
+        ev.container_in_log = Some(m.as_str().to_string());
+    }
+    if let Some(m) = p.no_nvidia_gpu.find(context) {
+        ev.no_nvidia_gpu = Some(m.as_str().to_string());
+    }
     if let Some(c) = p.os_error.captures(context) {
         ev.os_error = Some(c[1].to_string());
     }
@@ -357,7 +378,26 @@ mod tests {
             cuda("cudatoolkit               10.2.89              hfd86e86_1").as_deref(),
             Some("10.2")
         );
+        // A user's own statement of the CUDA they have is.
+        assert_eq!(cuda("My CUDA version is 10.0.").as_deref(), Some("10.0"));
         // A library's soname is not a CUDA version.
+        let container = |t: &str| ev(t).container_in_log;
+        assert_eq!(
+            container("sudo docker run -v /usr/bin:/usr/local/nvidia/bin img").as_deref(),
+            Some("docker run")
+        );
+        assert_eq!(container("[root@24c96d985c30 /]# nvidia-smi").as_deref(), Some("root@24c96d985c30"));
+        assert_eq!(container("I use docker sometimes, but not here"), None);
+        let no_gpu = |t: &str| ev(t).no_nvidia_gpu;
+        assert_eq!(
+            no_gpu("I am running this step on the CPU.").as_deref(),
+            Some("running this step on the CPU")
+        );
+        assert_eq!(
+            no_gpu("My laptop doesn't have an NVIDIA GPU").as_deref(),
+            Some("My laptop doesn't have an NVIDIA GPU")
+        );
+        assert_eq!(no_gpu("tensorflow: no GPU devices found; falling back to CPU"), None);
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));

@@ -72,12 +72,15 @@ pub const RULES: &[Rule] = &[
     version_check_library,
     arch_support,
     arch_list_in_log,
+    gpu_vs_cuda_in_log,
     driver_cuda_version,
     driver_module_vs_libraries,
     driver_loaded,
     cpu_only_builds,
     gpu_visibility,
     containers,
+    container_errors_elsewhere_in_log,
+    container_in_log,
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_cudnn_library,
@@ -85,6 +88,7 @@ pub const RULES: &[Rule] = &[
     symbol_origin,
     unversioned_library_name,
     os_error_in_log,
+    no_nvidia_gpu_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -539,6 +543,30 @@ pub fn arch_list_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// A GPU the log names (RTX 3080, sm_86) and a CUDA the log says is in use (cudatoolkit 10.0,
+/// +cu101) that predates that GPU's architecture: the build cannot run on it. With a machine's
+/// facts, `arch_support` compares the real builds instead.
+pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::ArchUnsupported) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(cc), Some(cuda)) = (ev.compute_capability, ev.cuda_in_log) else { return vec![] };
+    let Some(support) = input.table.arch_support(cc) else { return vec![] };
+    if cuda >= support.min_cuda {
+        return vec![];
+    }
+    let name = ev.gpu_name.clone().unwrap_or_else(|| cc.sm());
+    vec![adj(
+        Category::ArchUnsupported,
+        4.0,
+        format!(
+            "{name} (compute capability {cc}) needs CUDA {} or newer; the log says CUDA {cuda}",
+            support.min_cuda
+        ),
+    )]
+}
+
 /// The driver's newest CUDA against what the frameworks were built for.
 pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::DriverTooOld) {
@@ -791,6 +819,46 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// The same log also holds an error whose most likely cause is the container runtime (the NVIDIA
+/// hook failing, Docker without a GPU driver, a driver library missing inside the image): an error
+/// that the container could explain (nvidia-smi failing to reach the driver) is most likely that
+/// too. Which signatures count is read from the table (those whose first cause is the container).
+pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::ContainerRuntime) {
+        return vec![];
+    }
+    let top_is_container = |s: &Signature| {
+        s.causes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|c| c.category)
+            == Some(Category::ContainerRuntime)
+    };
+    if top_is_container(input.signature) {
+        return vec![];
+    }
+    let other =
+        input.table.signatures.iter().find(|s| {
+            s.id != input.signature.id && input.seen.contains(s.id.as_str()) && top_is_container(s)
+        });
+    match other {
+        Some(s) => vec![adj(
+            Category::ContainerRuntime,
+            4.0,
+            format!("the same log also shows a container error ({})", s.id),
+        )],
+        None => vec![],
+    }
+}
+
+/// The log shows the program ran in a Docker container (a `docker run` line, a container prompt):
+/// for an error the container can explain, the container. With a machine's facts, `containers`
+/// decides instead.
+pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::ContainerRuntime) {
+        return vec![];
+    }
+    let Some(hint) = input.evidence.container_in_log.as_deref() else { return vec![] };
+    vec![adj(Category::ContainerRuntime, 4.0, format!("the log shows a container (\"{hint}\")"))]
+}
+
 fn library_kind(file: &str) -> Option<LibraryKind> {
     let stem = file.strip_prefix("lib")?.split(".so").next()?;
     let kind = match stem {
@@ -965,6 +1033,24 @@ pub fn os_error_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// The user says the machine has no NVIDIA GPU: for a signature that lists "no NVIDIA GPU" among
+/// its causes (filed as `other`), that cause. With a machine's facts, its GPU list decides.
+pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.no_nvidia_gpu.as_deref() else { return vec![] };
+    let lists_it = input
+        .signature
+        .causes
+        .iter()
+        .any(|c| c.category == Category::Other && c.why.to_lowercase().contains("no nvidia gpu"));
+    if !lists_it {
+        return vec![];
+    }
+    vec![adj(Category::Other, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))]
+}
+
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
@@ -1032,6 +1118,79 @@ mod tests {
         let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
         assert_eq!(ranked[0].category, Category::Oom);
         assert!(ranked[0].facts[0].contains("torch-cuda-oom"));
+    }
+
+    #[test]
+    fn a_container_error_in_the_same_log_raises_the_container_for_nvidia_smi() {
+        let t = table();
+        let sig = t.by_id("nvidia-smi-no-driver").unwrap();
+        let alone = rank(sig, &LogEvidence::default(), None, &["nvidia-smi-no-driver"].into(), t);
+        assert_eq!(alone[0].category, Category::DriverNotLoaded);
+        let seen: BTreeSet<&str> = ["nvidia-smi-no-driver", "docker-no-gpu-driver"].into();
+        let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
+        assert_eq!(ranked[0].category, Category::ContainerRuntime);
+        assert!(ranked[0].facts[0].contains("docker-no-gpu-driver"));
+        // A signature whose own first cause is the container is left to its priors.
+        let docker = t.by_id("docker-no-gpu-driver").unwrap();
+        assert!(container_errors_elsewhere_in_log(&RuleInput {
+            signature: docker,
+            evidence: &LogEvidence::default(),
+            report: None,
+            seen: &seen,
+            table: t,
+        })
+        .is_empty());
+    }
+
+    #[test]
+    fn a_gpu_newer_than_the_cuda_in_the_log_ranks_the_architecture_first() {
+        let t = table();
+        let sig = t.by_id("cublas-execution-failed").unwrap();
+        let ev = |cuda: &str| LogEvidence {
+            gpu_name: Some("GeForce RTX 3080".into()),
+            compute_capability: "8.6".parse().ok(),
+            cuda_in_log: cuda.parse().ok(),
+            ..LogEvidence::default()
+        };
+        let old = rank(sig, &ev("10.0"), None, &BTreeSet::new(), t);
+        assert_eq!(old[0].category, Category::ArchUnsupported);
+        assert!(old[0].facts[0].contains("CUDA 10.0"));
+        let new = rank(sig, &ev("11.3"), None, &BTreeSet::new(), t);
+        assert!(new[0].facts.iter().all(|f| !f.contains("needs CUDA")));
+        assert_ne!(new[0].category, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn a_user_saying_there_is_no_nvidia_gpu_ranks_that_first_where_the_signature_lists_it() {
+        let t = table();
+        let ev =
+            LogEvidence { no_nvidia_gpu: Some("running it on the CPU".into()), ..LogEvidence::default() };
+        let sig = t.by_id("torch-no-nvidia-driver").unwrap();
+        assert_eq!(
+            rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t)[0].category,
+            Category::DriverNotLoaded
+        );
+        assert_eq!(rank(sig, &ev, None, &BTreeSet::new(), t)[0].category, Category::Other);
+        // NCCL's `other` is the network, not a missing GPU: left alone.
+        let nccl = t.by_id("nccl-timeout").unwrap();
+        assert!(no_nvidia_gpu_in_log(&RuleInput {
+            signature: nccl,
+            evidence: &ev,
+            report: None,
+            seen: &BTreeSet::new(),
+            table: t
+        })
+        .is_empty());
+    }
+
+    #[test]
+    fn a_docker_command_in_the_log_raises_the_container_for_nvidia_smi() {
+        let t = table();
+        let sig = t.by_id("nvidia-smi-no-driver").unwrap();
+        let ev = LogEvidence { container_in_log: Some("docker run".into()), ..LogEvidence::default() };
+        let ranked = rank(sig, &ev, None, &BTreeSet::new(), t);
+        assert_eq!(ranked[0].category, Category::ContainerRuntime);
+        assert!(ranked[0].facts[0].contains("docker run"));
     }
 
     /// The first error of a text and its top cause, ranked without a machine's facts.
