@@ -76,6 +76,10 @@ pub struct LogEvidence {
     /// the error): it exists, the loader just does not look there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub library_found_at: Option<String>,
+    /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
+    /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nccl_env_set: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -101,6 +105,7 @@ struct Patterns {
     visible: Regex,
     symbol: Regex,
     gpu_name: Regex,
+    nccl_env: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -133,6 +138,7 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc)) (?:don'?t|do not|doesn'?t|does not) have (?:an? |any )?(?:nvidia |cuda )?(?:gpu|graphics card)|intel (?:hd|uhd|iris) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             nvml: re(r"NVML library version: ([\d.]+)"),
+            nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
             gpu_name: re(
@@ -275,6 +281,13 @@ pub fn extract(
     if let Some(c) = p.os_error.captures(context) {
         ev.os_error = Some(c[1].to_string());
     }
+    // NCCL echoes every parameter it reads from the environment or nccl.conf; NCCL_DEBUG and
+    // NCCL_DEBUG_SUBSYS are the ones asked for to get the log, not settings that change behaviour.
+    ev.nccl_env_set = p
+        .nccl_env
+        .captures_iter(context)
+        .find(|c| !c[1].starts_with("NCCL_DEBUG"))
+        .map(|c| format!("{}={}", &c[1], &c[2]));
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -287,7 +300,7 @@ pub fn extract(
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
     let key = key.trim_end_matches('.');
-    if key.starts_with("lib") || key.starts_with("cu") || key.starts_with("CU") {
+    if key.starts_with("lib") || key.starts_with("cu") || key.starts_with("CU") || key.ends_with(".dll") {
         ev.library = Some(key.to_string());
         if key.starts_with("lib") && key.contains(".so") {
             ev.library_found_at = library_path_in(context, key);

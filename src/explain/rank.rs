@@ -89,6 +89,8 @@ pub const RULES: &[Rule] = &[
     unversioned_library_name,
     os_error_in_log,
     no_nvidia_gpu_in_log,
+    nccl_env_in_log,
+    missing_dll_not_cudnn,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -1051,6 +1053,36 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(Category::Other, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))]
 }
 
+/// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
+/// NCCL_TOPO_FILE, NCCL_SOCKET_IFNAME…): for an NCCL error that a wrong setting explains, the
+/// setting. NCCL's maintainers read these lines first
+/// (https://github.com/NVIDIA/nccl/issues/1240: an image-provided NCCL_GRAPH_FILE).
+pub fn nccl_env_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !input.signature.id.starts_with("nccl") || !has(input, Category::EnvVarMisconfig) {
+        return vec![];
+    }
+    let Some(set) = input.evidence.nccl_env_set.as_deref() else { return vec![] };
+    vec![adj(
+        Category::EnvVarMisconfig,
+        4.0,
+        format!("NCCL reports {set} set from the environment or nccl.conf"),
+    )]
+}
+
+/// A Windows DLL named as missing that is neither cuDNN nor its zlibwapi dependency (nvrtc64_120_0.dll,
+/// cudart64_110.dll): installing cuDNN cannot be the fix.
+pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::CudnnMissing) {
+        return vec![];
+    }
+    let Some(file) = input.evidence.library.as_deref() else { return vec![] };
+    let lower = file.to_ascii_lowercase();
+    if !lower.ends_with(".dll") || lower.contains("cudnn") || lower.contains("zlibwapi") {
+        return vec![];
+    }
+    vec![adj(Category::CudnnMissing, 0.3, format!("{file} is not a cuDNN library"))]
+}
+
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
@@ -1207,6 +1239,25 @@ mod tests {
         assert_eq!(top(denied), ("nccl-system-error".into(), Category::PermissionOrCache));
         let full = "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device";
         assert_eq!(top(full), ("nccl-shm".into(), Category::ContainerRuntime));
+    }
+
+    #[test]
+    fn an_nccl_parameter_set_in_the_environment_ranks_the_setting_first() {
+        let set = "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n\
+                   host:1:2 [0] NCCL INFO NCCL_TOPO_FILE set by environment to /etc/topo.xml";
+        assert_eq!(top(set), ("nccl-system-error".into(), Category::EnvVarMisconfig));
+        // NCCL_DEBUG is how the log was obtained, not a setting that explains it.
+        let debug = "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n\
+                     host:1:2 [0] NCCL INFO NCCL_DEBUG set by environment to INFO";
+        assert_ne!(top(debug).1, Category::EnvVarMisconfig);
+    }
+
+    #[test]
+    fn a_missing_dll_is_a_cudnn_install_only_when_it_is_cudnn() {
+        let nvrtc = "RuntimeError: CuPy failed to load nvrtc64_120_0.dll: FileNotFoundError: Could not find module 'nvrtc64_120_0.dll' (or one of its dependencies).";
+        assert_eq!(top(nvrtc), ("windows-dll-missing".into(), Category::LibraryNotFound));
+        let cudnn = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!";
+        assert_eq!(top(cudnn).1, Category::CudnnMissing);
     }
 
     #[test]
