@@ -82,6 +82,10 @@ fn wrap(value: &str, width: usize) -> Vec<String> {
             current.push_str(word);
         }
     }
+    // A break after a double space ("13.1.0.3  /path") leaves a trailing space: drop it.
+    for line in &mut lines {
+        line.truncate(line.trim_end().len());
+    }
     lines
 }
 
