@@ -999,11 +999,7 @@ fn text_torch(kb: &Kb, a: &query::TorchAnswer<'_>, out: &mut dyn Write) -> Resul
         if let Some(n) = &t.note {
             wrap(out, "  note: ", "    ", n)?;
         }
-        let pins = if t.cudnn.is_some() || t.nccl.is_some() {
-            cite_id(&mut cites, sources, t.pins_source.as_ref())
-        } else {
-            String::new()
-        };
+        let pins = pins_cite(&mut cites, sources, t);
         let mut rows = Vec::new();
         rows.push(vec!["cuDNN".into(), opt(t.cudnn.as_ref()), pins.trim_start().to_string()]);
         rows.push(vec!["NCCL".into(), opt(t.nccl.as_ref()), String::new()]);
@@ -1100,11 +1096,7 @@ fn text_torch_tag(kb: &Kb, a: &query::TorchTagAnswer<'_>, out: &mut dyn Write) -
             }
             None => ("not recorded".into(), String::new()),
         };
-        let pins = if b.cudnn.is_some() || b.nccl.is_some() {
-            cite_id(&mut cites, sources, b.pins_source.as_ref())
-        } else {
-            String::new()
-        };
+        let pins = pins_cite(&mut cites, sources, b);
         rows.push(vec![
             format!("{}{}", r.release, unverified(r.confidence)),
             channel(b),
@@ -1128,6 +1120,20 @@ fn text_torch_tag(kb: &Kb, a: &query::TorchTagAnswer<'_>, out: &mut dyn Write) -
         ),
     )?;
     cites.write(out)
+}
+
+/// " [n]" for the source of a build's cuDNN/NCCL pins, where it has pins and they come from
+/// another source than its row's.
+fn pins_cite(
+    cites: &mut Citations,
+    sources: &std::collections::BTreeMap<String, Source>,
+    b: &super::tables::TorchBuild,
+) -> String {
+    if b.cudnn.is_some() || b.nccl.is_some() {
+        cite_id(cites, sources, b.pins_source.as_ref())
+    } else {
+        String::new()
+    }
 }
 
 /// " [n]" for a field read from another source than its row's (by source id), or nothing.

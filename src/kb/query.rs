@@ -244,7 +244,7 @@ pub fn cuda(kb: &Kb, v: CudaVersion) -> Result<CudaAnswer<'_>, QueryError> {
             checked: checked.clone(),
         });
     }
-    let minor_compat = minor_compat(kb, v.major).map(|m| cited(m, &kb.cuda.sources, &m.source));
+    let minor_compat = minor_compat_cited(kb, v.major);
     let mut cudnn = Vec::new();
     for r in &kb.cudnn.release {
         for b in &r.build {
@@ -489,6 +489,16 @@ pub struct TorchBuildAnswer<'a> {
     pub pypi_install: Option<String>,
 }
 
+/// The toolkit row whose driver a PyTorch build needs (its exact CUDA update where recorded), cited.
+fn build_toolkit<'a>(kb: &'a Kb, b: &TorchBuild) -> Option<Cited<'a, CudaRelease>> {
+    toolkit_row(kb, b.cuda(), b.cuda_full.as_ref()).map(|t| cited(t, &kb.cuda.sources, &t.source))
+}
+
+/// The minor-version-compatibility row of a CUDA major, cited.
+fn minor_compat_cited(kb: &Kb, major: u32) -> Option<Cited<'_, MinorCompat>> {
+    minor_compat(kb, major).map(|m| cited(m, &kb.cuda.sources, &m.source))
+}
+
 /// What the knowledge base knows about one PyTorch release.
 #[derive(Debug, Clone, Serialize)]
 pub struct TorchAnswer<'a> {
@@ -542,9 +552,8 @@ pub fn torch<'a>(kb: &'a Kb, asked: &Version) -> Result<TorchAnswer<'a>, QueryEr
             TorchBuildAnswer {
                 build: b,
                 cuda,
-                toolkit: toolkit_row(kb, cuda, b.cuda_full.as_ref())
-                    .map(|t| cited(t, &kb.cuda.sources, &t.source)),
-                minor_compat: minor_compat(kb, cuda.major).map(|m| cited(m, &kb.cuda.sources, &m.source)),
+                toolkit: build_toolkit(kb, b),
+                minor_compat: minor_compat_cited(kb, cuda.major),
                 arch_cited: b.arch_source.as_ref().and_then(|s| kb.pytorch.sources.get(s)),
                 index_url: b.index_url(),
                 install: format!("pip install '{pin}' --index-url {}", b.index_url()),
@@ -602,8 +611,7 @@ pub fn torch_tag<'a>(kb: &'a Kb, tag: &str) -> Result<TorchTagAnswer<'a>, QueryE
             release: &r.version,
             confidence: r.confidence,
             build: b,
-            toolkit: toolkit_row(kb, b.cuda(), b.cuda_full.as_ref())
-                .map(|t| cited(t, &kb.cuda.sources, &t.source)),
+            toolkit: build_toolkit(kb, b),
         })
         .collect();
     releases.sort_by(|a, b| a.release.cmp(b.release));
@@ -625,7 +633,7 @@ pub fn torch_tag<'a>(kb: &'a Kb, tag: &str) -> Result<TorchTagAnswer<'a>, QueryE
         data_checked: checked,
         cuda,
         index_url: first.build.index_url(),
-        minor_compat: minor_compat(kb, cuda.major).map(|m| cited(m, &kb.cuda.sources, &m.source)),
+        minor_compat: minor_compat_cited(kb, cuda.major),
         releases,
     })
 }
@@ -933,7 +941,7 @@ pub fn framework<'a>(
                             .find(|r| r.version == v)
                             .map(|r| cited(r, &kb.cuda.sources, &r.source))
                     }),
-                    minor_compat: minor_compat(kb, c.major()).map(|m| cited(m, &kb.cuda.sources, &m.source)),
+                    minor_compat: minor_compat_cited(kb, c.major()),
                 })
                 .collect();
             Some(FrameworkBuildAnswer { build: b, cited: src, requires_cited, needs })
