@@ -111,6 +111,32 @@ fn two_cudnn_installs_unlike_torchs_put_the_version_mismatch_first() {
 }
 
 #[test]
+fn a_cudnn_copy_of_unknown_version_is_not_called_absent_or_alone() {
+    let text = "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0) but found runtime version (9, 14, 0).";
+    let facts = |r: &Report| -> Vec<String> {
+        explain_with(text, Some(r))
+            .causes
+            .iter()
+            .flat_map(|c| c.facts.iter().chain(&c.against).cloned())
+            .collect()
+    };
+    let mut r = machine();
+    r.frameworks.push(torch("2.11.0", "13.0", "9.19.0"));
+    r.cudnn.push(cudnn("/opt/venv/lib/python3.12/site-packages/nvidia/cudnn/lib", "9.19.0"));
+    assert!(facts(&r).iter().any(|f| f.contains("only one cuDNN is installed")));
+    // A second copy whose version could not be read (no package, no header).
+    let mut unknown = cudnn("/usr/lib/x86_64-linux-gnu", "9.14.0");
+    unknown.version = None;
+    r.cudnn.push(unknown.clone());
+    assert!(!facts(&r).iter().any(|f| f.contains("only one cuDNN")), "{:?}", facts(&r));
+    // Only copies of unknown version: not "no cuDNN install was found".
+    let mut r = machine();
+    r.frameworks.push(torch("2.11.0", "13.0", "9.19.0"));
+    r.cudnn.push(unknown);
+    assert!(!facts(&r).iter().any(|f| f.contains("no cuDNN install")), "{:?}", facts(&r));
+}
+
+#[test]
 fn an_ampere_gpu_with_cudnn_7_puts_arch_unsupported_first() {
     let mut r = machine();
     r.gpus.devices.push(gpu("NVIDIA GeForce RTX 3090", (8, 6), 24_576, 1_000, vec![]));

@@ -270,8 +270,10 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
         .iter()
         .filter_map(|c| c.version.as_ref().map(|v| (c.lib_dir.as_str(), &v.value)))
         .collect();
+    // Copies whose version could not be read count as installs, not as evidence either way.
+    let unversioned = report.cudnn.len() - installs.len();
     if installs.is_empty() {
-        if !report.frameworks.is_empty() || !report.libraries.is_empty() {
+        if unversioned == 0 && (!report.frameworks.is_empty() || !report.libraries.is_empty()) {
             out.push(adj(Category::CudnnMissing, 3.0, "no cuDNN install was found on this machine"));
             out.push(adj(
                 Category::CudnnVersionMismatch,
@@ -323,7 +325,7 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 }
             }
         }
-    } else if installs.len() == 1 {
+    } else if installs.len() == 1 && unversioned == 0 {
         out.push(adj(
             Category::CudnnVersionMismatch,
             0.4,
