@@ -821,6 +821,14 @@ mod tests {
     }
 
     #[test]
+    fn bfloat16_refused_on_a_pre_ampere_gpu_is_the_architecture() {
+        let text = "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.";
+        let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "bf16-compute-capability");
+        assert_eq!(e[0].causes[0].category, Category::ArchUnsupported);
+    }
+
+    #[test]
     fn kb_codes_lead_to_their_signatures() {
         let ids = |t, n| signatures_for_code(t, n).iter().map(|s| s.id.as_str()).collect::<Vec<_>>();
         assert_eq!(ids(CodeTable::Cudnn8, 4), ["cudnn-internal-error"]);
