@@ -829,6 +829,17 @@ mod tests {
     }
 
     #[test]
+    fn the_cuda_10_number_of_unknown_error_is_the_unknown_error() {
+        for text in [
+            "RuntimeError: cuda runtime error (30) : unknown error at /pytorch/aten/src/THC/THCGeneral.cpp:51",
+            "F0101 cudnn_conv_layer.cpp:53] Check failed: error == cudaSuccess (30 vs. 0)  unknown error",
+        ] {
+            let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+            assert_eq!(e[0].signature, "cuda-unknown-error", "{text}");
+        }
+    }
+
+    #[test]
     fn kb_codes_lead_to_their_signatures() {
         let ids = |t, n| signatures_for_code(t, n).iter().map(|s| s.id.as_str()).collect::<Vec<_>>();
         assert_eq!(ids(CodeTable::Cudnn8, 4), ["cudnn-internal-error"]);
