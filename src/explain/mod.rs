@@ -840,6 +840,15 @@ mod tests {
     }
 
     #[test]
+    fn old_pytorch_thcudacheck_lines_are_read_by_their_number() {
+        let text =
+            "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=405 error=2 : out of memory";
+        let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "cuda-out-of-memory-runtime");
+        assert_eq!(e[0].causes[0].category, Category::Oom);
+    }
+
+    #[test]
     fn kb_codes_lead_to_their_signatures() {
         let ids = |t, n| signatures_for_code(t, n).iter().map(|s| s.id.as_str()).collect::<Vec<_>>();
         assert_eq!(ids(CodeTable::Cudnn8, 4), ["cudnn-internal-error"]);
