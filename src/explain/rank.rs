@@ -1088,8 +1088,14 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
-    const TORCH_CXX: [&str; 6] = ["_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"];
-    if TORCH_CXX.iter().any(|p| sym.starts_with(p)) {
+    // PyTorch's C++ namespaces, mangled: c10, at, torch and caffe2 (TypeMeta lives in caffe2 in
+    // older releases), as the symbol's own scope or inside a free function's signature
+    // (_Z16THPVariable_WrapN2at10TensorBaseE).
+    const TORCH_CXX: [&str; 8] =
+        ["_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch", "_ZN6caffe2", "_ZNK6caffe2"];
+    const TORCH_NESTED: [&str; 4] = ["N3c10", "N2at", "N5torch", "N6caffe2"];
+    let torch_in_signature = sym.starts_with("_Z") && TORCH_NESTED.iter().any(|n| sym.contains(n));
+    if TORCH_CXX.iter().any(|p| sym.starts_with(p)) || torch_in_signature {
         vec![adj(
             Category::Other,
             4.0,
@@ -1215,6 +1221,25 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn pytorch_cxx_symbols_point_at_an_extension_built_for_another_torch() {
+        let t = table();
+        let sig = t.by_id("loader-undefined-symbol").unwrap();
+        let first = |sym: &str| {
+            let ev = LogEvidence { symbol: Some(sym.into()), ..LogEvidence::default() };
+            rank(sig, &ev, None, &BTreeSet::new(), t)[0].category
+        };
+        // caffe2's TypeMeta (older releases), a free function taking an at::TensorBase, c10.
+        assert_eq!(
+            first("_ZN6caffe28TypeMeta21_typeMetaDataInstanceISt7complexIdEEEPKNS_6detail1"),
+            Category::Other
+        );
+        assert_eq!(first("_Z16THPVariable_WrapN2at10TensorBaseE"), Category::Other);
+        assert_eq!(first("_ZN3c104cuda9SetDeviceEi"), Category::Other);
+        // A CUDA library function is not a PyTorch symbol.
+        assert_eq!(first("cublasLtGetStatusString"), Category::CudaRuntimeMismatch);
     }
 
     #[test]
