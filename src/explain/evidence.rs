@@ -135,7 +135,7 @@ fn patterns() -> &'static Patterns {
             container: re(r"\bdocker(?:-compose| compose)? (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc)) (?:don'?t|do not|doesn'?t|does not) have (?:an? |any )?(?:nvidia |cuda )?(?:gpu|graphics card)|intel (?:hd|uhd|iris) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             nvml: re(r"NVML library version: ([\d.]+)"),
             nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
@@ -411,6 +411,12 @@ mod tests {
             Some("My laptop doesn't have an NVIDIA GPU")
         );
         assert_eq!(no_gpu("tensorflow: no GPU devices found; falling back to CPU"), None);
+        assert_eq!(
+            no_gpu("I don't have any NVIDIA adapter on my laptop since it supports Intel").as_deref(),
+            Some("I don't have any NVIDIA adapter")
+        );
+        assert_eq!(no_gpu("The server has no dedicated GPU").as_deref(), Some("no dedicated GPU"));
+        assert_eq!(no_gpu("I have an NVIDIA adapter"), None);
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
