@@ -77,6 +77,7 @@ pub const RULES: &[Rule] = &[
     driver_module_vs_libraries,
     driver_loaded,
     cpu_only_builds,
+    cpu_build_in_log,
     gpu_visibility,
     containers,
     container_errors_elsewhere_in_log,
@@ -730,6 +731,18 @@ pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// The log shows the PyTorch in use is a CPU build: a `+cpu` wheel version (xFormers' "you have
+/// 2.1.2+cpu", a pip list, torch.__version__) or collect_env's "CUDA used to build PyTorch: None".
+/// Seen in https://github.com/open-mmlab/PIA/issues/30 and
+/// https://github.com/invoke-ai/InvokeAI/issues/4788.
+pub fn cpu_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CpuOnlyBuild) {
+        return vec![];
+    }
+    let Some(what) = input.evidence.cpu_build_in_log.as_deref() else { return vec![] };
+    vec![adj(Category::CpuOnlyBuild, 6.0, format!("the log shows a CPU-only PyTorch build ({what})"))]
+}
+
 /// CUDA_VISIBLE_DEVICES against the GPUs present.
 pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::EnvVarMisconfig) {
@@ -1221,6 +1234,23 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn a_cpu_wheel_named_in_the_log_ranks_the_cpu_build_first() {
+        let t = table();
+        let sig = t.by_id("xformers-extension-mismatch").unwrap();
+        let plain = rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t);
+        assert_eq!(plain[0].category, Category::Other);
+        let ev = LogEvidence { cpu_build_in_log: Some("2.1.2+cpu".into()), ..LogEvidence::default() };
+        let ranked = rank(sig, &ev, None, &BTreeSet::new(), t);
+        assert_eq!(ranked[0].category, Category::CpuOnlyBuild);
+        assert!(ranked[0].facts[0].contains("2.1.2+cpu"));
+        // A signature without a CPU-build cause is left alone.
+        let oom = t.by_id("torch-cuda-oom").unwrap();
+        let input =
+            RuleInput { signature: oom, evidence: &ev, report: None, seen: &BTreeSet::new(), table: t };
+        assert!(cpu_build_in_log(&input).is_empty());
     }
 
     #[test]
