@@ -859,6 +859,26 @@ mod tests {
     }
 
     #[test]
+    fn extension_build_messages_say_what_torch_found() {
+        let id = |line: &[u8]| table().match_line(line).map(|m| table().signatures[m.signature].id.clone());
+        // Printed only when CUDA_HOME exists but torch.cuda.is_available() is False.
+        assert_eq!(
+            id(b"No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'").as_deref(),
+            Some("torch-extension-no-cuda-runtime")
+        );
+        assert_eq!(
+            id(b"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.")
+                .as_deref(),
+            Some("cuda-home-not-set")
+        );
+        // NVIDIA Apex's own toolkit check.
+        assert_eq!(
+            id(b"RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.3.").as_deref(),
+            Some("torch-cuda-mismatch-extension")
+        );
+    }
+
+    #[test]
     fn gpu_names_map_to_capabilities_at_word_starts() {
         let t = table();
         assert_eq!(t.gpu_capability("NVIDIA GeForce RTX 3090").unwrap().cc, ComputeCapability::new(8, 6));
