@@ -871,6 +871,12 @@ mod tests {
                 .as_deref(),
             Some("cuda-home-not-set")
         );
+        // PyTorch's own libraries missing: an extension built for another torch, not a CUDA library.
+        assert_eq!(
+            id(b"ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory")
+                .as_deref(),
+            Some("loader-torch-lib-missing")
+        );
         // NVIDIA Apex's own toolkit check.
         assert_eq!(
             id(b"RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.3.").as_deref(),
