@@ -913,6 +913,18 @@ mod tests {
                 .as_deref(),
             Some("loader-torch-lib-missing")
         );
+        // An extension built without its CUDA kernels.
+        assert_eq!(
+            id(b"RuntimeError: Not compiled with GPU support (ROIAlign_forward at detectron2/layers/csrc/ROIAlign/ROIAlign.h:73)")
+                .as_deref(),
+            Some("extension-not-compiled-with-gpu")
+        );
+        // DeepSpeed's op builder check.
+        assert_eq!(
+            id(b"DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.").as_deref(),
+            Some("torch-cuda-mismatch-extension")
+        );
+        assert_eq!(id(b"Installed CUDA version: 12.4"), None);
         // NVIDIA Apex's own toolkit check.
         assert_eq!(
             id(b"RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.3.").as_deref(),
