@@ -127,9 +127,10 @@ fn patterns() -> &'static Patterns {
             caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
             tf_cudnn: re(r"Loaded runtime CuDNN library:? ([\d.]+) but source was compiled with:? ([\d.]+)"),
             // Not nvidia-smi's "CUDA Version: 12.4": that is what the driver supports, not what
-            // is installed. A user's own "my CUDA version is 10.0" is.
+            // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
+            // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b",
             ),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             container: re(r"\bdocker(?:-compose| compose)? (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b"),
@@ -245,6 +246,7 @@ pub fn extract(
     if let Some(c) = p.process.captures(context) {
         ev.process_mib = mib(&c[1], &c[2]);
     }
+    }
     if let Some(c) = p.found_version.captures(context) {
         ev.driver_cuda = c[1].parse::<i64>().ok().and_then(CudaVersion::from_int);
     }
@@ -262,7 +264,7 @@ pub fn extract(
         ev.cudnn_compiled = cudnn_from_text(c[2].trim_end_matches('.'));
     }
     if let Some(c) = p.cuda_in_log.captures(context) {
-        ev.cuda_in_log = match (c.get(1), c.get(2), c.get(3)) {
+        ev.cuda_in_log = match (c.get(1).or(c.get(4)), c.get(2).or(c.get(5)), c.get(3)) {
             (Some(a), Some(b), _) => format!("{}.{}", a.as_str(), b.as_str()).parse().ok(),
             // A wheel tag: +cu92, +cu101, +cu118.
             (_, _, Some(tag)) => {
@@ -393,6 +395,7 @@ mod tests {
         );
         // A user's own statement of the CUDA they have is.
         assert_eq!(cuda("My CUDA version is 10.0.").as_deref(), Some("10.0"));
+        assert_eq!(cuda("- CUDA  version: 11.2").as_deref(), Some("11.2"));
         // A library's soname is not a CUDA version.
         let container = |t: &str| ev(t).container_in_log;
         assert_eq!(

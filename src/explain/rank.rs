@@ -959,9 +959,11 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// A missing CUDA library of one major (libcudart.so.10.1) while the log says another CUDA is what
-/// the user has (cuda12.1, cudatoolkit 11.3, +cu118): the program was built for another CUDA.
+/// the user has (cuda12.1, cudatoolkit 11.3, +cu118): the program was built for another CUDA. The
+/// same CUDA (libcublas.so.11 with CUDA 11.2 installed; before CUDA 11 sonames carry the minor too)
+/// means the library is there and the loader does not look where it is.
 pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+    if input.report.is_some() {
         return vec![];
     }
     let (Some(file), Some(have)) = (input.evidence.library.as_deref(), input.evidence.cuda_in_log) else {
@@ -973,7 +975,29 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     }
     // cuBLAS/cuFFT/… sonames carry the CUDA major; cudart's too (libcudart.so.11.0).
     let Some(wanted) = so_major(file) else { return vec![] };
-    if u64::from(have.major) == wanted {
+    let same_minor = || {
+        let minor: Option<u64> = file.split(".so.").nth(1)?.split('.').nth(1)?.parse().ok();
+        Some(minor == Some(u64::from(have.minor)))
+    };
+    let same_cuda = u64::from(have.major) == wanted && (wanted >= 11 || same_minor().unwrap_or(true));
+    if same_cuda {
+        if !has(input, Category::LibraryNotFound) {
+            return vec![];
+        }
+        return vec![
+            adj(
+                Category::LibraryNotFound,
+                3.0,
+                format!("the program asks for {file}, and the log says CUDA {have}, which provides it, is installed"),
+            ),
+            adj(
+                Category::CudaRuntimeMismatch,
+                0.4,
+                format!("{file} belongs to CUDA {have}, the version the log says is installed"),
+            ),
+        ];
+    }
+    if !has(input, Category::CudaRuntimeMismatch) {
         return vec![];
     }
     vec![adj(
@@ -1280,6 +1304,18 @@ mod tests {
             "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n\
                     my system: ubuntu20.04 + nvidia530.30 + cuda12.1";
         assert_eq!(top(same).1, Category::LibraryNotFound);
+        // ONNX Runtime's provider needs libcublas.so.11 and the user has CUDA 11.2: the loader path.
+        let ort = "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublas.so.11: cannot open shared object file: No such file or directory\n\
+                   - CUDA  version: 11.2";
+        assert_eq!(top(ort).1, Category::LibraryNotFound);
+        let ort12 = "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory\n\
+                     Cuda compilation tools, release 12.1, V12.1.66";
+        assert_eq!(top(ort12).1, Category::CudaRuntimeMismatch);
+        // Before CUDA 11 the soname carries the minor: libcudart.so.10.1 is not in CUDA 10.0.
+        let minor =
+            "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n\
+                     my CUDA version is 10.0";
+        assert_eq!(top(minor).1, Category::CudaRuntimeMismatch);
     }
 
     #[test]
