@@ -92,6 +92,7 @@ struct Patterns {
     total: Regex,
     free: Regex,
     process: Regex,
+    xla_memory: Regex,
     found_version: Regex,
     torch_cudnn_tuple: Regex,
     torch_cudnn_int: Regex,
@@ -119,6 +120,9 @@ fn patterns() -> &'static Patterns {
             total: re(r"([\d.]+) ?(GiB|MiB) total capacity|total capacity of ([\d.]+) ?(GiB|MiB)"),
             free: re(r"(?:; |of which )([\d.]+) ?(GiB|MiB|KiB|bytes) (?:is )?free"),
             process: re(r"this process has ([\d.]+) ?(GiB|MiB|KiB|bytes) memory in use"),
+            // XLA's cuda_dnn.cc after a failed cuDNN handle: "Memory usage: 707198976 bytes free,
+            // 4231397376 bytes total."
+            xla_memory: re(r"Memory usage: (\d+) bytes free, (\d+) bytes total"),
             found_version: re(r"found version (\d{4,5})\b"),
             torch_cudnn_tuple: re(
                 r"compiled\s+against \((\d+), (\d+), (\d+)\) but found runtime version \((\d+), (\d+), (\d+)\)",
@@ -246,6 +250,11 @@ pub fn extract(
     if let Some(c) = p.process.captures(context) {
         ev.process_mib = mib(&c[1], &c[2]);
     }
+    if ev.free_mib.is_none() && ev.total_mib.is_none() {
+        if let Some(c) = p.xla_memory.captures(context) {
+            ev.free_mib = mib(&c[1], "bytes");
+            ev.total_mib = mib(&c[2], "bytes");
+        }
     }
     if let Some(c) = p.found_version.captures(context) {
         ev.driver_cuda = c[1].parse::<i64>().ok().and_then(CudaVersion::from_int);
@@ -419,6 +428,14 @@ mod tests {
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);
         assert_eq!(ev("x.so: undefined symbol: _ZN2at6TensorE").symbol.as_deref(), Some("_ZN2at6TensorE"));
+    }
+
+    #[test]
+    fn the_free_memory_xla_prints_after_a_failed_cudnn_handle_is_read() {
+        let e = ev("E cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.");
+        assert_eq!(e.free_mib.map(|m| m.round()), Some(2503.0));
+        assert_eq!(e.total_mib.map(|m| m.round()), Some(11944.0));
+        assert_eq!(e.requested_mib, None);
     }
 
     #[test]

@@ -66,6 +66,7 @@ pub const RULES: &[Rule] = &[
     memory_in_use,
     oom_elsewhere_in_log,
     oom_message_figures,
+    free_memory_at_library_start,
     cudnn_installs,
     cudnn_versions_in_log,
     cudnn_mismatch_elsewhere_in_log,
@@ -251,6 +252,28 @@ pub fn oom_message_figures(input: &RuleInput<'_>) -> Vec<Adjustment> {
         }
     }
     out
+}
+
+/// Free memory a handle failure reports (XLA's "Memory usage: N bytes free" after "Could not create
+/// cudnn handle"), without an allocation request: with hundreds of MiB free, a library's handle
+/// (which needs far less) did not fail for memory. JAX leaves a quarter of the GPU free by design.
+pub fn free_memory_at_library_start(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const AMPLE_MIB: f64 = 512.0;
+    let ev = input.evidence;
+    if !has(input, Category::Oom) || ev.requested_mib.is_some() {
+        return vec![];
+    }
+    match ev.free_mib {
+        Some(free) if free >= AMPLE_MIB => vec![adj(
+            Category::Oom,
+            0.2,
+            format!(
+                "{} of GPU memory was free when it failed, far more than a library handle needs",
+                gib(free)
+            ),
+        )],
+        _ => vec![],
+    }
 }
 
 fn framework_cudnn(report: &Report) -> Vec<(&Framework, &Version)> {
@@ -1316,6 +1339,16 @@ mod tests {
             "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n\
                      my CUDA version is 10.0";
         assert_eq!(top(minor).1, Category::CudaRuntimeMismatch);
+    }
+
+    #[test]
+    fn a_failed_cudnn_handle_with_plenty_of_free_memory_is_not_out_of_memory() {
+        let roomy = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
+                     E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.";
+        assert_eq!(top(roomy).1, Category::CudnnVersionMismatch);
+        let full = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
+                    E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: 65536 bytes free, 12524191744 bytes total.";
+        assert_eq!(top(full).1, Category::Oom);
     }
 
     #[test]
