@@ -1342,6 +1342,14 @@ mod tests {
     }
 
     #[test]
+    fn a_cuda_library_jax_cannot_load_is_the_library_not_a_cpu_only_jaxlib() {
+        let text = "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cusparseGetProperty(MAJOR_VERSION, &major) failed: The cuSPARSE library was not found.\n\
+                    RuntimeError: Unable to load cuSPARSE. Is it installed?\n\
+                    WARNING: An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.";
+        assert_eq!(top(text), ("jax-cuda-library-load".to_string(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
     fn a_failed_cudnn_handle_with_plenty_of_free_memory_is_not_out_of_memory() {
         let roomy = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
                      E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.";
