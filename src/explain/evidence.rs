@@ -80,6 +80,9 @@ pub struct LogEvidence {
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_env_set: Option<String>,
+    /// The log comes from JAX (an `XlaRuntimeError`, a `jaxlib` or `jax/_src` frame): the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jax_in_log: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -93,6 +96,7 @@ struct Patterns {
     free: Regex,
     process: Regex,
     xla_memory: Regex,
+    jax: Regex,
     found_version: Regex,
     torch_cudnn_tuple: Regex,
     torch_cudnn_int: Regex,
@@ -123,6 +127,7 @@ fn patterns() -> &'static Patterns {
             // XLA's cuda_dnn.cc after a failed cuDNN handle: "Memory usage: 707198976 bytes free,
             // 4231397376 bytes total."
             xla_memory: re(r"Memory usage: (\d+) bytes free, (\d+) bytes total"),
+            jax: re(r"\b(?:XlaRuntimeError|jaxlib|jax[/.]_src|import jax)\b"),
             found_version: re(r"found version (\d{4,5})\b"),
             torch_cudnn_tuple: re(
                 r"compiled\s+against \((\d+), (\d+), (\d+)\) but found runtime version \((\d+), (\d+), (\d+)\)",
@@ -283,6 +288,9 @@ pub fn extract(
             _ => None,
         };
     }
+    if let Some(m) = p.jax.find(context) {
+        ev.jax_in_log = Some(m.as_str().to_string());
+    }
     if let Some(m) = p.container.find(context) {
         ev.container_in_log = Some(m.as_str().to_string());
     }
@@ -436,6 +444,18 @@ mod tests {
         assert_eq!(e.free_mib.map(|m| m.round()), Some(2503.0));
         assert_eq!(e.total_mib.map(|m| m.round()), Some(11944.0));
         assert_eq!(e.requested_mib, None);
+    }
+
+    #[test]
+    fn a_jax_traceback_is_recognised() {
+        let e = ev(
+            "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.",
+        );
+        assert_eq!(e.jax_in_log.as_deref(), Some("jaxlib"));
+        assert_eq!(
+            ev("tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle").jax_in_log,
+            None
+        );
     }
 
     #[test]

@@ -67,6 +67,7 @@ pub const RULES: &[Rule] = &[
     oom_elsewhere_in_log,
     oom_message_figures,
     free_memory_at_library_start,
+    jax_cudnn_handle,
     cudnn_installs,
     cudnn_versions_in_log,
     cudnn_mismatch_elsewhere_in_log,
@@ -273,6 +274,27 @@ pub fn free_memory_at_library_start(input: &RuleInput<'_>) -> Vec<Adjustment> {
             ),
         )],
         _ => vec![],
+    }
+}
+
+/// A cuDNN handle that JAX could not create: JAX preallocates 75% of the GPU and leaves the rest to
+/// libraries such as cuDNN (https://docs.jax.dev/en/latest/gpu_memory_allocation.html), so unlike
+/// TensorFlow's, its handle failures are more often the cuDNN install than memory (jax#15774,
+/// jax#16078, jax#22626 were fixed by installing the right cuDNN). Free-memory figures, when the log
+/// has them, decide instead.
+pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const HANDLE: [&str; 3] = ["tf-conv-algorithm", "cudnn-internal-error", "cudnn-not-initialized"];
+    let ev = input.evidence;
+    if !HANDLE.contains(&input.signature.id.as_str()) || !has(input, Category::Oom) || ev.free_mib.is_some() {
+        return vec![];
+    }
+    match ev.jax_in_log.as_deref() {
+        Some(marker) => vec![adj(
+            Category::Oom,
+            0.4,
+            format!("the log is JAX's ({marker}), which leaves a quarter of the GPU free for cuDNN"),
+        )],
+        None => vec![],
     }
 }
 
@@ -1347,6 +1369,15 @@ mod tests {
                     RuntimeError: Unable to load cuSPARSE. Is it installed?\n\
                     WARNING: An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.";
         assert_eq!(top(text), ("jax-cuda-library-load".to_string(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
+    fn a_cudnn_handle_jax_could_not_create_is_the_cudnn_install_before_memory() {
+        let handle = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:429] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR";
+        assert_eq!(top(handle).1, Category::Oom);
+        let jax =
+            format!("{handle}\nXlaRuntimeError                           Traceback (most recent call last)");
+        assert_eq!(top(&jax).1, Category::CudnnVersionMismatch);
     }
 
     #[test]
