@@ -84,6 +84,9 @@ pub struct LogEvidence {
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_env_set: Option<String>,
+    /// The log comes from JAX (an `XlaRuntimeError`, a `jaxlib` or `jax/_src` frame): the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jax_in_log: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -96,6 +99,8 @@ struct Patterns {
     total: Regex,
     free: Regex,
     process: Regex,
+    xla_memory: Regex,
+    jax: Regex,
     found_version: Regex,
     torch_cudnn_tuple: Regex,
     torch_cudnn_int: Regex,
@@ -124,6 +129,10 @@ fn patterns() -> &'static Patterns {
             total: re(r"([\d.]+) ?(GiB|MiB) total capacity|total capacity of ([\d.]+) ?(GiB|MiB)"),
             free: re(r"(?:; |of which )([\d.]+) ?(GiB|MiB|KiB|bytes) (?:is )?free"),
             process: re(r"this process has ([\d.]+) ?(GiB|MiB|KiB|bytes) memory in use"),
+            // XLA's cuda_dnn.cc after a failed cuDNN handle: "Memory usage: 707198976 bytes free,
+            // 4231397376 bytes total."
+            xla_memory: re(r"Memory usage: (\d+) bytes free, (\d+) bytes total"),
+            jax: re(r"\b(?:XlaRuntimeError|jaxlib|jax[/.]_src|import jax)\b"),
             found_version: re(r"found version (\d{4,5})\b"),
             torch_cudnn_tuple: re(
                 r"compiled\s+against \((\d+), (\d+), (\d+)\) but found runtime version \((\d+), (\d+), (\d+)\)",
@@ -132,9 +141,10 @@ fn patterns() -> &'static Patterns {
             caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
             tf_cudnn: re(r"Loaded runtime CuDNN library:? ([\d.]+) but source was compiled with:? ([\d.]+)"),
             // Not nvidia-smi's "CUDA Version: 12.4": that is what the driver supports, not what
-            // is installed. A user's own "my CUDA version is 10.0" is.
+            // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
+            // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b",
             ),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             container: re(r"\bdocker(?:-compose| compose)? (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b"),
@@ -252,6 +262,12 @@ pub fn extract(
     if let Some(c) = p.process.captures(context) {
         ev.process_mib = mib(&c[1], &c[2]);
     }
+    if ev.free_mib.is_none() && ev.total_mib.is_none() {
+        if let Some(c) = p.xla_memory.captures(context) {
+            ev.free_mib = mib(&c[1], "bytes");
+            ev.total_mib = mib(&c[2], "bytes");
+        }
+    }
     if let Some(c) = p.found_version.captures(context) {
         ev.driver_cuda = c[1].parse::<i64>().ok().and_then(CudaVersion::from_int);
     }
@@ -269,7 +285,7 @@ pub fn extract(
         ev.cudnn_compiled = cudnn_from_text(c[2].trim_end_matches('.'));
     }
     if let Some(c) = p.cuda_in_log.captures(context) {
-        ev.cuda_in_log = match (c.get(1), c.get(2), c.get(3)) {
+        ev.cuda_in_log = match (c.get(1).or(c.get(4)), c.get(2).or(c.get(5)), c.get(3)) {
             (Some(a), Some(b), _) => format!("{}.{}", a.as_str(), b.as_str()).parse().ok(),
             // A wheel tag: +cu92, +cu101, +cu118.
             (_, _, Some(tag)) => {
@@ -278,6 +294,9 @@ pub fn extract(
             }
             _ => None,
         };
+    }
+    if let Some(m) = p.jax.find(context) {
+        ev.jax_in_log = Some(m.as_str().to_string());
     }
     if let Some(m) = p.container.find(context) {
         ev.container_in_log = Some(m.as_str().to_string());
@@ -403,6 +422,7 @@ mod tests {
         );
         // A user's own statement of the CUDA they have is.
         assert_eq!(cuda("My CUDA version is 10.0.").as_deref(), Some("10.0"));
+        assert_eq!(cuda("- CUDA  version: 11.2").as_deref(), Some("11.2"));
         // A library's soname is not a CUDA version.
         let container = |t: &str| ev(t).container_in_log;
         assert_eq!(
@@ -444,6 +464,26 @@ mod tests {
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);
         assert_eq!(ev("x.so: undefined symbol: _ZN2at6TensorE").symbol.as_deref(), Some("_ZN2at6TensorE"));
+    }
+
+    #[test]
+    fn the_free_memory_xla_prints_after_a_failed_cudnn_handle_is_read() {
+        let e = ev("E cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.");
+        assert_eq!(e.free_mib.map(|m| m.round()), Some(2503.0));
+        assert_eq!(e.total_mib.map(|m| m.round()), Some(11944.0));
+        assert_eq!(e.requested_mib, None);
+    }
+
+    #[test]
+    fn a_jax_traceback_is_recognised() {
+        let e = ev(
+            "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.",
+        );
+        assert_eq!(e.jax_in_log.as_deref(), Some("jaxlib"));
+        assert_eq!(
+            ev("tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle").jax_in_log,
+            None
+        );
     }
 
     #[test]

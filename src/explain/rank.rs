@@ -66,6 +66,8 @@ pub const RULES: &[Rule] = &[
     memory_in_use,
     oom_elsewhere_in_log,
     oom_message_figures,
+    free_memory_at_library_start,
+    jax_cudnn_handle,
     cudnn_installs,
     cudnn_versions_in_log,
     cudnn_mismatch_elsewhere_in_log,
@@ -252,6 +254,49 @@ pub fn oom_message_figures(input: &RuleInput<'_>) -> Vec<Adjustment> {
         }
     }
     out
+}
+
+/// Free memory a handle failure reports (XLA's "Memory usage: N bytes free" after "Could not create
+/// cudnn handle"), without an allocation request: with hundreds of MiB free, a library's handle
+/// (which needs far less) did not fail for memory. JAX leaves a quarter of the GPU free by design.
+pub fn free_memory_at_library_start(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const AMPLE_MIB: f64 = 512.0;
+    let ev = input.evidence;
+    if !has(input, Category::Oom) || ev.requested_mib.is_some() {
+        return vec![];
+    }
+    match ev.free_mib {
+        Some(free) if free >= AMPLE_MIB => vec![adj(
+            Category::Oom,
+            0.2,
+            format!(
+                "{} of GPU memory was free when it failed, far more than a library handle needs",
+                gib(free)
+            ),
+        )],
+        _ => vec![],
+    }
+}
+
+/// A cuDNN handle that JAX could not create: JAX preallocates 75% of the GPU and leaves the rest to
+/// libraries such as cuDNN (https://docs.jax.dev/en/latest/gpu_memory_allocation.html), so unlike
+/// TensorFlow's, its handle failures are more often the cuDNN install than memory (jax#15774,
+/// jax#16078, jax#22626 were fixed by installing the right cuDNN). Free-memory figures, when the log
+/// has them, decide instead.
+pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const HANDLE: [&str; 3] = ["tf-conv-algorithm", "cudnn-internal-error", "cudnn-not-initialized"];
+    let ev = input.evidence;
+    if !HANDLE.contains(&input.signature.id.as_str()) || !has(input, Category::Oom) || ev.free_mib.is_some() {
+        return vec![];
+    }
+    match ev.jax_in_log.as_deref() {
+        Some(marker) => vec![adj(
+            Category::Oom,
+            0.4,
+            format!("the log is JAX's ({marker}), which leaves a quarter of the GPU free for cuDNN"),
+        )],
+        None => vec![],
+    }
 }
 
 fn framework_cudnn(report: &Report) -> Vec<(&Framework, &Version)> {
@@ -972,9 +1017,11 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// A missing CUDA library of one major (libcudart.so.10.1) while the log says another CUDA is what
-/// the user has (cuda12.1, cudatoolkit 11.3, +cu118): the program was built for another CUDA.
+/// the user has (cuda12.1, cudatoolkit 11.3, +cu118): the program was built for another CUDA. The
+/// same CUDA (libcublas.so.11 with CUDA 11.2 installed; before CUDA 11 sonames carry the minor too)
+/// means the library is there and the loader does not look where it is.
 pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+    if input.report.is_some() {
         return vec![];
     }
     let (Some(file), Some(have)) = (input.evidence.library.as_deref(), input.evidence.cuda_in_log) else {
@@ -986,7 +1033,29 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     }
     // cuBLAS/cuFFT/… sonames carry the CUDA major; cudart's too (libcudart.so.11.0).
     let Some(wanted) = so_major(file) else { return vec![] };
-    if u64::from(have.major) == wanted {
+    let same_minor = || {
+        let minor: Option<u64> = file.split(".so.").nth(1)?.split('.').nth(1)?.parse().ok();
+        Some(minor == Some(u64::from(have.minor)))
+    };
+    let same_cuda = u64::from(have.major) == wanted && (wanted >= 11 || same_minor().unwrap_or(true));
+    if same_cuda {
+        if !has(input, Category::LibraryNotFound) {
+            return vec![];
+        }
+        return vec![
+            adj(
+                Category::LibraryNotFound,
+                3.0,
+                format!("the program asks for {file}, and the log says CUDA {have}, which provides it, is installed"),
+            ),
+            adj(
+                Category::CudaRuntimeMismatch,
+                0.4,
+                format!("{file} belongs to CUDA {have}, the version the log says is installed"),
+            ),
+        ];
+    }
+    if !has(input, Category::CudaRuntimeMismatch) {
         return vec![];
     }
     vec![adj(
@@ -1335,6 +1404,45 @@ mod tests {
             "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n\
                     my system: ubuntu20.04 + nvidia530.30 + cuda12.1";
         assert_eq!(top(same).1, Category::LibraryNotFound);
+        // ONNX Runtime's provider needs libcublas.so.11 and the user has CUDA 11.2: the loader path.
+        let ort = "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublas.so.11: cannot open shared object file: No such file or directory\n\
+                   - CUDA  version: 11.2";
+        assert_eq!(top(ort).1, Category::LibraryNotFound);
+        let ort12 = "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory\n\
+                     Cuda compilation tools, release 12.1, V12.1.66";
+        assert_eq!(top(ort12).1, Category::CudaRuntimeMismatch);
+        // Before CUDA 11 the soname carries the minor: libcudart.so.10.1 is not in CUDA 10.0.
+        let minor =
+            "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n\
+                     my CUDA version is 10.0";
+        assert_eq!(top(minor).1, Category::CudaRuntimeMismatch);
+    }
+
+    #[test]
+    fn a_cuda_library_jax_cannot_load_is_the_library_not_a_cpu_only_jaxlib() {
+        let text = "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cusparseGetProperty(MAJOR_VERSION, &major) failed: The cuSPARSE library was not found.\n\
+                    RuntimeError: Unable to load cuSPARSE. Is it installed?\n\
+                    WARNING: An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.";
+        assert_eq!(top(text), ("jax-cuda-library-load".to_string(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
+    fn a_cudnn_handle_jax_could_not_create_is_the_cudnn_install_before_memory() {
+        let handle = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:429] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR";
+        assert_eq!(top(handle).1, Category::Oom);
+        let jax =
+            format!("{handle}\nXlaRuntimeError                           Traceback (most recent call last)");
+        assert_eq!(top(&jax).1, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn a_failed_cudnn_handle_with_plenty_of_free_memory_is_not_out_of_memory() {
+        let roomy = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
+                     E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.";
+        assert_eq!(top(roomy).1, Category::CudnnVersionMismatch);
+        let full = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
+                    E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: 65536 bytes free, 12524191744 bytes total.";
+        assert_eq!(top(full).1, Category::Oom);
     }
 
     #[test]
