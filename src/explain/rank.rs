@@ -856,7 +856,8 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 /// for an error the container can explain, the container. With a machine's facts, `containers`
 /// decides instead.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::ContainerRuntime) {
+    if input.report.is_some() || input.signature.container_message || !has(input, Category::ContainerRuntime)
+    {
         return vec![];
     }
     let Some(hint) = input.evidence.container_in_log.as_deref() else { return vec![] };
@@ -1200,9 +1201,11 @@ mod tests {
         let ev =
             LogEvidence { no_nvidia_gpu: Some("running it on the CPU".into()), ..LogEvidence::default() };
         let sig = t.by_id("torch-no-nvidia-driver").unwrap();
+        // Without evidence the prior decides: reports of this message are mostly containers
+        // started without GPU access.
         assert_eq!(
             rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t)[0].category,
-            Category::DriverNotLoaded
+            Category::ContainerRuntime
         );
         assert_eq!(rank(sig, &ev, None, &BTreeSet::new(), t)[0].category, Category::Other);
         // NCCL's `other` is the network, not a missing GPU: left alone.
@@ -1349,5 +1352,16 @@ mod tests {
         let ranked = rank(sig, &ev, None, &BTreeSet::new(), t);
         assert_eq!(ranked[0].category, Category::ArchUnsupported);
         assert!(ranked[0].facts[0].contains("sm_120"));
+    }
+
+    #[test]
+    fn container_start_messages_are_not_explained_by_the_container_they_start() {
+        let timeout = "sudo docker run --rm --gpus all nvidia/cuda:11.0.3-base-ubuntu20.04 nvidia-smi\n\
+                       nvidia-container-cli: initialization error: driver rpc error: timed out: unknown.";
+        assert_eq!(top(timeout), ("container-cli-driver-timeout".into(), Category::DriverNotLoaded));
+        let nvml = "loading NVML\nFailed to start nvml with error:  could not load NVML library";
+        assert_eq!(top(nvml), ("nvml-could-not-load".into(), Category::ContainerRuntime));
+        let cdi = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all";
+        assert_eq!(top(cdi), ("cdi-unresolvable".into(), Category::ContainerRuntime));
     }
 }
