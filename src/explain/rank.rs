@@ -1312,6 +1312,19 @@ mod tests {
     }
 
     #[test]
+    fn ctranslate2_missing_cuda_libraries_are_recognised_on_linux_and_windows() {
+        for text in [
+            "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded",
+            "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded",
+        ] {
+            assert_eq!(top(text), ("ctranslate2-library-missing".into(), Category::CudaRuntimeMismatch));
+        }
+        // CUDA 12 named in the log against a CUDA 12 library: no mismatch, the library is missing.
+        let same = "Cuda compilation tools, release 12.4, V12.4.131\nRuntimeError: Library libcublas.so.12 is not found or cannot be loaded";
+        assert_eq!(top(same).0, "ctranslate2-library-missing");
+    }
+
+    #[test]
     fn a_missing_library_the_log_shows_installed_is_a_loader_path_problem() {
         let missing = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory";
         assert_eq!(top(missing).1, Category::CudnnMissing);
