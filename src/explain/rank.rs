@@ -1325,6 +1325,14 @@ mod tests {
     }
 
     #[test]
+    fn vllm_without_memory_for_the_kv_cache_is_out_of_memory() {
+        let text = "INFO worker.py:267] model weights take 5.20GiB; non_torch_memory takes 0.03GiB; PyTorch activation peak memory takes 1.42GiB; the rest of the memory reserved for KV Cache is -1.05GiB.";
+        assert_eq!(top(text), ("vllm-kv-cache-memory".into(), Category::Oom));
+        let text = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
+        assert_eq!(top(text), ("vllm-kv-cache-memory".into(), Category::Oom));
+    }
+
+    #[test]
     fn a_missing_library_the_log_shows_installed_is_a_loader_path_problem() {
         let missing = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory";
         assert_eq!(top(missing).1, Category::CudnnMissing);
