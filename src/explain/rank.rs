@@ -1333,6 +1333,17 @@ mod tests {
     }
 
     #[test]
+    fn the_comfyui_launcher_hint_is_the_driver_unless_an_error_shows_above_it() {
+        let hint =
+            "If you see this and ComfyUI did not start try updating your Nvidia Drivers to the latest.";
+        assert_eq!(top(hint), ("comfyui-portable-update-driver".into(), Category::DriverTooOld));
+        let after_error = format!(
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device\n{hint}"
+        );
+        assert_eq!(top(&after_error).0, "cuda-no-kernel-image");
+    }
+
+    #[test]
     fn a_missing_library_the_log_shows_installed_is_a_loader_path_problem() {
         let missing = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory";
         assert_eq!(top(missing).1, Category::CudnnMissing);
