@@ -96,6 +96,15 @@ pub struct LogEvidence {
     /// 2.1.2+cpu", "torch 2.0.1+cpu") or collect_env's "CUDA used to build PyTorch: None".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_build_in_log: Option<String>,
+    /// The cuDNN majors the log names as present or installed ("I have installed cudnn-9.2",
+    /// "libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8"), each once, in order; a missing
+    /// library's own name (libcudnn_ops.so.9) is not one of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cudnn_majors_in_log: Vec<u64>,
+    /// A PyTorch version the log names (`torch==2.0.0+cu118`, `pytorch version: 2.6.0+cu126`), as
+    /// written: its CUDA wheels bring their own cuDNN (data/pytorch.toml pins).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub torch_in_log: Option<String>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,6 +145,8 @@ struct Patterns {
     symbol: Regex,
     gpu_name: Regex,
     nccl_env: Regex,
+    cudnn_named: Regex,
+    torch_named: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -186,6 +197,14 @@ fn patterns() -> &'static Patterns {
             cpu_build: re(r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None"),
             nvml: re(r"NVML library version: ([\d.]+)"),
             nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
+            // A major of 5 to 9 standing alone ("cudnn64_9.dll" and "libcudnn_ops.so.9" do not
+            // match: a digit or a letter follows, or "_ops" comes between).
+            cudnn_named: re(
+                r"(?i)(?:^|[^\w.])(?:nvidia-cudnn-cu1\d[ \t]*==[ \t]*|(?:lib)?cudnn(?:_major)?[ \t_=-]*(?:version[ \t:]*)?v?)([5-9])(?:\.\d{1,2})*\b",
+            ),
+            torch_named: re(
+                r"(?i)(?:^|[^\w.])(?:py)?torch(?:[ \t]+version)?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?(?:\+cu\d{2,3})?)",
+            ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
             gpu_name: re(
@@ -372,6 +391,16 @@ pub fn extract(
     if let Some(c) = p.symbol.captures(context) {
         ev.symbol = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string());
     }
+    for c in p.cudnn_named.captures_iter(context) {
+        if let Ok(major) = c[1].parse::<u64>() {
+            if !ev.cudnn_majors_in_log.contains(&major) {
+                ev.cudnn_majors_in_log.push(major);
+            }
+        }
+    }
+    if let Some(c) = p.torch_named.captures(context) {
+        ev.torch_in_log = Some(c[1].to_string());
+    }
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
     let key = key.trim_end_matches('.');
@@ -412,6 +441,23 @@ mod tests {
 
     fn ev(text: &str) -> LogEvidence {
         extract(text, "", &[], None, table())
+    }
+
+    #[test]
+    fn cudnn_and_torch_versions_named_by_the_user_are_read_but_not_a_missing_library_name() {
+        let e = ev("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file\nOther issues said install libcudnn8. The thing is, I have installed cudnn-9.2 as per Nvidia's instructions.");
+        assert_eq!(e.cudnn_majors_in_log, vec![8, 9]);
+        let e = ev("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9}\ncudnn_ops_infer64_8.dll and cudnn64_9.dll; torch.backends.cudnn.version()");
+        assert!(e.cudnn_majors_in_log.is_empty());
+        assert_eq!(ev("#define CUDNN_MAJOR 8").cudnn_majors_in_log, vec![8]);
+        assert_eq!(ev("pip install nvidia-cudnn-cu12==9.1.0.70").cudnn_majors_in_log, vec![9]);
+        assert_eq!(
+            ev("!pip install torch==2.0.0+cu118 torchvision==0.15.1+cu118").torch_in_log.as_deref(),
+            Some("2.0.0+cu118")
+        );
+        assert_eq!(ev("pytorch version: 2.6.0+cu126").torch_in_log.as_deref(), Some("2.6.0+cu126"));
+        assert_eq!(ev("torch==2.5.1").torch_in_log.as_deref(), Some("2.5.1"));
+        assert_eq!(ev("File torch/cuda/__init__.py, torchvision 0.15.1").torch_in_log, None);
     }
 
     #[test]

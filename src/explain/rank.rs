@@ -87,6 +87,7 @@ pub const RULES: &[Rule] = &[
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_cudnn_library,
+    missing_cudnn_vs_log,
     missing_library_present_in_log,
     symbol_origin,
     unversioned_library_name,
@@ -1089,6 +1090,80 @@ pub fn missing_cudnn_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// The cuDNN major a missing cuDNN library asks for: `libcudnn_ops.so.9.1.0` is 9,
+/// `cudnn_ops_infer64_8.dll` is 8.
+fn cudnn_major_wanted(file: &str) -> Option<u64> {
+    let lower = file.to_ascii_lowercase();
+    if lower.starts_with("libcudnn") && lower.contains(".so.") {
+        return so_major(&lower);
+    }
+    let stem = lower.strip_suffix(".dll")?;
+    if !stem.starts_with("cudnn") {
+        return None;
+    }
+    stem.rsplit('_').next()?.parse().ok()
+}
+
+/// The cuDNN major that the PyTorch named in the log brings with its CUDA wheels (the build of the
+/// log's `+cuXYZ` tag, else the one PyPI serves), from data/pytorch.toml's pins.
+fn torch_cudnn_major(torch: &str) -> Option<(u64, String)> {
+    let (version, tag) = match torch.split_once('+') {
+        Some((v, t)) => (v, Some(t)),
+        None => (torch, None),
+    };
+    let version: Version = version.parse().ok()?;
+    let kb = crate::kb::kb().ok()?;
+    let release = kb
+        .pytorch
+        .release
+        .iter()
+        .find(|r| r.version.major() == version.major() && r.version.minor() == version.minor())?;
+    let build = match tag {
+        Some(t) => release.build.iter().find(|b| b.tag == t)?,
+        None => release.build.iter().find(|b| b.pypi_default)?,
+    };
+    let cudnn = build.cudnn.as_ref()?;
+    Some((cudnn.major(), format!("torch {torch} ({}) brings cuDNN {}", build.tag, cudnn)))
+}
+
+/// A missing cuDNN library of one major while the log names the cuDNN that is there: the user's
+/// own words ("I have installed cudnn-9.2", "libcudnn8"), or a PyTorch whose CUDA wheels bring a
+/// cuDNN. Another major is a version mismatch (CTranslate2 4.5 wants cuDNN 9 next to a torch with
+/// cuDNN 8: https://github.com/m-bain/whisperX/issues/901; CTranslate2 4.4 wants cuDNN 8 on a
+/// machine with 9.2: https://github.com/SYSTRAN/faster-whisper/issues/885); the same major is
+/// installed where the loader does not look (pip's nvidia/cudnn/lib next to torch 2.5:
+/// https://github.com/OpenNMT/CTranslate2/issues/1826). With a machine's facts, `missing_library`
+/// decides instead.
+pub fn missing_cudnn_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    let Some(file) = input.evidence.library.as_deref() else { return vec![] };
+    let Some(wanted) = cudnn_major_wanted(file) else { return vec![] };
+    let mut present: Vec<(u64, String)> =
+        input.evidence.cudnn_majors_in_log.iter().map(|&m| (m, format!("the log names cuDNN {m}"))).collect();
+    if let Some(t) = input.evidence.torch_in_log.as_deref().and_then(torch_cudnn_major) {
+        present.push(t);
+    }
+    if let Some((_, fact)) = present.iter().find(|(m, _)| *m != wanted) {
+        return vec![adj(
+            Category::CudnnVersionMismatch,
+            4.0,
+            format!("{file} is cuDNN {wanted}, and {fact}: the program was built for another cuDNN major"),
+        )];
+    }
+    let Some((_, fact)) = present.first() else { return vec![] };
+    let mut out = vec![adj(
+        Category::LibraryNotFound,
+        4.0,
+        format!("{file} is cuDNN {wanted}, and {fact}: it is installed where the loader does not look"),
+    )];
+    if has(input, Category::CudnnMissing) {
+        out.push(adj(Category::CudnnMissing, 0.4, fact.clone()));
+    }
+    out
+}
+
 /// The log itself shows the missing library at a path (a `find`/`locate` result): it is
 /// installed, and the loader does not search that directory.
 pub fn missing_library_present_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -1583,6 +1658,50 @@ mod tests {
         let with_reason = "torch.cuda.is_available() returns False\n\
                            UserWarning: CUDA initialization: Found no NVIDIA driver on your system.";
         assert_eq!(top(with_reason).0, "torch-no-nvidia-driver");
+    }
+
+    #[test]
+    fn ctranslate2_missing_cuda_libraries_are_recognised_on_linux_and_windows() {
+        for text in [
+            "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded",
+            "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded",
+        ] {
+            assert_eq!(top(text), ("ctranslate2-library-missing".into(), Category::CudaRuntimeMismatch));
+        }
+        // CUDA 12 named in the log against a CUDA 12 library: no mismatch, the library is missing.
+        let same = "Cuda compilation tools, release 12.4, V12.4.131\nRuntimeError: Library libcublas.so.12 is not found or cannot be loaded";
+        assert_eq!(top(same).0, "ctranslate2-library-missing");
+    }
+
+    #[test]
+    fn vllm_without_memory_for_the_kv_cache_is_out_of_memory() {
+        let text = "INFO worker.py:267] model weights take 5.20GiB; non_torch_memory takes 0.03GiB; PyTorch activation peak memory takes 1.42GiB; the rest of the memory reserved for KV Cache is -1.05GiB.";
+        assert_eq!(top(text), ("vllm-kv-cache-memory".into(), Category::Oom));
+        let text = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
+        assert_eq!(top(text), ("vllm-kv-cache-memory".into(), Category::Oom));
+    }
+
+    #[test]
+    fn the_comfyui_launcher_hint_is_the_driver_unless_an_error_shows_above_it() {
+        let hint =
+            "If you see this and ComfyUI did not start try updating your Nvidia Drivers to the latest.";
+        assert_eq!(top(hint), ("comfyui-portable-update-driver".into(), Category::DriverTooOld));
+        let after_error = format!(
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device\n{hint}"
+        );
+        assert_eq!(top(&after_error).0, "cuda-no-kernel-image");
+    }
+
+    #[test]
+    fn a_missing_cudnn_of_another_major_than_the_log_names_is_a_version_mismatch() {
+        let missing9 = "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}\nInvalid handle. Cannot load symbol cudnnCreateTensorDescriptor";
+        assert_eq!(top(missing9).1, Category::CudnnMissing);
+        let torch20 = format!("!pip install torch==2.0.0+cu118 torchvision==0.15.1+cu118\n{missing9}");
+        assert_eq!(top(&torch20).1, Category::CudnnVersionMismatch);
+        let torch25 = format!("{missing9}\nctranslate2==4.5.0\ntorch==2.5.1");
+        assert_eq!(top(&torch25).1, Category::LibraryNotFound);
+        let user = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\nThe thing is, I have installed cudnn-9.2 as per the official instructions.";
+        assert_eq!(top(user).1, Category::CudnnVersionMismatch);
     }
 
     #[test]
