@@ -12,6 +12,7 @@
 
 pub mod command;
 pub mod evidence;
+pub mod provenance;
 pub mod rank;
 pub mod render;
 pub mod scan;
@@ -600,6 +601,10 @@ pub struct Explanation {
     pub evidence: LogEvidence,
     /// Causes, most likely first.
     pub causes: Vec<RankedCause>,
+    /// Why the machine's facts were left out of this ranking: the log cannot come from it
+    /// (a Windows log on Linux, another GPU named, an error that needs a GPU on a machine without).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts_not_used: Option<String>,
     /// Public source.
     pub source: String,
 }
@@ -635,7 +640,9 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             let context =
                 if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
             let ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
-            let causes = rank::rank(sig, &ev, report, &seen, t);
+            let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(sig, &ev, &context, r));
+            let usable = if facts_not_used.is_some() { None } else { report };
+            let causes = rank::rank(sig, &ev, usable, &seen, t);
             Explanation {
                 signature: sig.id.clone(),
                 title: sig.title.clone(),
@@ -650,6 +657,7 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
                 meaning: sig.meaning.clone(),
                 evidence: ev,
                 causes,
+                facts_not_used,
                 source: sig.source.clone(),
             }
         })
@@ -810,6 +818,34 @@ mod tests {
         let e = explain(&r, None);
         assert_eq!(e[0].signature, "xid-fallen-off-bus");
         assert!(e[0].code.as_deref().unwrap().starts_with("Xid 79 = "), "{:?}", e[0].code);
+    }
+
+    #[test]
+    fn bfloat16_refused_on_a_pre_ampere_gpu_is_the_architecture() {
+        let text = "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.";
+        let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "bf16-compute-capability");
+        assert_eq!(e[0].causes[0].category, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn the_cuda_10_number_of_unknown_error_is_the_unknown_error() {
+        for text in [
+            "RuntimeError: cuda runtime error (30) : unknown error at /pytorch/aten/src/THC/THCGeneral.cpp:51",
+            "F0101 cudnn_conv_layer.cpp:53] Check failed: error == cudaSuccess (30 vs. 0)  unknown error",
+        ] {
+            let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+            assert_eq!(e[0].signature, "cuda-unknown-error", "{text}");
+        }
+    }
+
+    #[test]
+    fn old_pytorch_thcudacheck_lines_are_read_by_their_number() {
+        let text =
+            "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=405 error=2 : out of memory";
+        let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "cuda-out-of-memory-runtime");
+        assert_eq!(e[0].causes[0].category, Category::Oom);
     }
 
     #[test]
