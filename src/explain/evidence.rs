@@ -65,6 +65,14 @@ pub struct LogEvidence {
     /// "cudatoolkit 11.3"): the CUDA the user has, to hold against a missing library's version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda_in_log: Option<CudaVersion>,
+    /// A cuDNN version the log names as the one the user has ("cuDNN: 8.1.1", "libcudnn 5.1",
+    /// "CUDA/cuDNN version: 10.2, 8.0.2"): to hold against the cuDNN major a program asks for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cudnn_in_log: Vec<Version>,
+    /// A TensorFlow graph op named around the error (`[Op:Conv2D]`, `[[{{node …}}]]`,
+    /// `Node: '…'`): the error came from a TensorFlow op that ran on a registered GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tf_op: Option<String>,
     /// The operating-system error a failed call reported ("Permission denied", "No space left on
     /// device").
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -133,6 +141,8 @@ struct Patterns {
     tf_cudnn: Regex,
     cuda_in_log: Regex,
     driver_version: Regex,
+    cudnn_in_log: Regex,
+    tf_op: Regex,
     os_error: Regex,
     no_nvidia_gpu: Regex,
     cpu_build: Regex,
@@ -180,6 +190,12 @@ fn patterns() -> &'static Patterns {
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
             ),
+            // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
+            // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
+            cudnn_in_log: re(
+                r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?:?\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
+            ),
+            tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
@@ -353,6 +369,21 @@ pub fn extract(
             None => format!("{}.999.99", &c[1]),
         };
         ev.driver_version = text.parse().ok();
+    }
+    // Every one named: the setup a user lists and the version they then installed can differ.
+    for c in p.cudnn_in_log.captures_iter(context).take(8) {
+        let v = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+            (Some(a), Some(b), _, _) | (_, _, Some(a), Some(b)) => {
+                format!("{}.{}", a.as_str(), b.as_str()).parse::<Version>().ok()
+            }
+            _ => None,
+        };
+        if let Some(v) = v.filter(|v| !ev.cudnn_in_log.contains(v)) {
+            ev.cudnn_in_log.push(v);
+        }
+    }
+    if let Some(m) = p.tf_op.find(context) {
+        ev.tf_op = Some(m.as_str().trim().to_string());
     }
     if let Some(m) = p.container.find(context) {
         ev.container_in_log = Some(m.as_str().to_string());
@@ -552,6 +583,19 @@ mod tests {
         assert_eq!(cpu("YOLOv5 v4.0-14-gb75c432 torch 1.7.1 CPU"), None);
         assert_eq!(cpu("torch 2.1.2+cu121"), None);
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
+        let cudnn = |t: &str| ev(t).cudnn_in_log.first().map(|c| c.to_string());
+        assert_eq!(cudnn("cuDNN: 8.1.1").as_deref(), Some("8.1"));
+        assert_eq!(cudnn("the docs tell users to install libcudnn 5.1.").as_deref(), Some("5.1"));
+        assert_eq!(cudnn("- CUDA/cuDNN version: 10.2, 8.0.2").as_deref(), Some("8.0"));
+        assert_eq!(cudnn("cudnn 7.6.5 for cuda 10.1").as_deref(), Some("7.6"));
+        // A cuDNN archive named for its CUDA version, and a soname, say nothing of this.
+        assert_eq!(cudnn("cudnn-10.0-linux-x64-v7.6.3.30"), None);
+        assert_eq!(cudnn("ImportError: libcudnn.so.6: cannot open shared object file"), None);
+        assert_eq!(ev("I had cuDNN 5.1, so I installed libcudnn 6.0 instead").cudnn_in_log.len(), 2);
+        let op = |t: &str| ev(t).tf_op;
+        assert_eq!(op("DNN library is not found. [Op:Conv2D]").as_deref(), Some("[Op:Conv2D]"));
+        assert_eq!(op("\t [[{{node conv2d/Conv2D}}]]").as_deref(), Some("[[{{node conv2d/Conv2D}}"));
+        assert_eq!(op("Original error: UNIMPLEMENTED: DNN library is not found."), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);

@@ -78,8 +78,10 @@ pub const RULES: &[Rule] = &[
     driver_cuda_version,
     driver_module_vs_libraries,
     driver_loaded,
+    driver_mismatch_elsewhere_in_log,
     cpu_only_builds,
     cpu_build_in_log,
+    cuda_loading_elsewhere_in_log,
     gpu_visibility,
     containers,
     container_errors_elsewhere_in_log,
@@ -88,6 +90,8 @@ pub const RULES: &[Rule] = &[
     missing_library_vs_cuda_in_log,
     missing_cudnn_library,
     missing_cudnn_vs_log,
+    cudnn_in_log_vs_missing,
+    tf_op_ran_on_gpu,
     missing_library_present_in_log,
     symbol_origin,
     unversioned_library_name,
@@ -745,6 +749,55 @@ pub fn driver_loaded(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// Another error of the same log says the kernel module and the user-space driver libraries are
+/// of different releases (TensorFlow's "kernel version X does not match DSO version Y" printed a
+/// few lines under "failed call to cuInit: CUDA_ERROR_NO_DEVICE"): the other errors follow from it.
+pub fn driver_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const MISMATCH: [&str; 3] =
+        ["tf-kernel-dso-mismatch", "nvml-driver-library-mismatch", "cuda-system-driver-mismatch"];
+    if MISMATCH.contains(&input.signature.id.as_str()) || !has(input, Category::DriverLibraryMismatch) {
+        return vec![];
+    }
+    match MISMATCH.iter().find(|id| input.seen.contains(*id)) {
+        Some(id) => vec![adj(
+            Category::DriverLibraryMismatch,
+            10.0,
+            format!("the same log reports the driver's kernel module and libraries differ ({id})"),
+        )],
+        None => vec![],
+    }
+}
+
+/// The same log shows the framework loading CUDA (a library it could not open, a failed cuInit):
+/// it is a CUDA build, so a CPU-only build does not explain a missing GPU; a failed cuInit points
+/// at the driver.
+pub fn cuda_loading_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CpuOnlyBuild) {
+        return vec![];
+    }
+    const LOADING: [&str; 5] = [
+        "tf-could-not-load-library",
+        "loader-cuda-lib-missing",
+        "loader-libcudnn-missing",
+        "cuinit-failed",
+        "cuda-no-device",
+    ];
+    let Some(id) = LOADING.iter().find(|id| input.seen.contains(*id)) else { return vec![] };
+    let mut out = vec![adj(
+        Category::CpuOnlyBuild,
+        0.2,
+        format!("the same log shows a CUDA build loading CUDA ({id})"),
+    )];
+    if matches!(*id, "cuinit-failed" | "cuda-no-device") && has(input, Category::DriverNotLoaded) {
+        out.push(adj(
+            Category::DriverNotLoaded,
+            3.0,
+            format!("the same log shows CUDA failing to start ({id})"),
+        ));
+    }
+    out
+}
+
 /// CPU-only framework builds.
 pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::CpuOnlyBuild) {
@@ -1162,6 +1215,61 @@ pub fn missing_cudnn_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         out.push(adj(Category::CudnnMissing, 0.4, fact.clone()));
     }
     out
+}
+
+/// The log names the cuDNN the user has ("cuDNN: 8.0.2", "libcudnn 5.1"): cuDNN is installed, so
+/// a missing cuDNN library of another major is the wrong version (TensorFlow 2.3 asks for
+/// libcudnn.so.7 next to cuDNN 8, https://github.com/tensorflow/tensorflow/issues/42309), and one
+/// of the same major is a loader path problem. With a machine's facts, `missing_library` decides.
+pub fn cudnn_in_log_vs_missing(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudnnMissing) {
+        return vec![];
+    }
+    let named = &input.evidence.cudnn_in_log;
+    let Some(first) = named.first() else { return vec![] };
+    let wanted = input
+        .evidence
+        .library
+        .as_deref()
+        .filter(|f| f.starts_with("libcudnn") && f.contains(".so."))
+        .and_then(|f| so_major(f).map(|m| (f, m)));
+    let not_missing = adj(Category::CudnnMissing, 0.3, format!("the log says cuDNN {first} is installed"));
+    let Some((file, major)) = wanted else { return vec![not_missing] };
+    match named.iter().find(|v| v.major() != major) {
+        Some(other) => vec![
+            not_missing,
+            adj(
+                Category::CudnnVersionMismatch,
+                4.0,
+                format!("the program asks for {file} (cuDNN {major}); the log names cuDNN {other}"),
+            ),
+        ],
+        None => vec![
+            not_missing,
+            adj(
+                Category::LibraryNotFound,
+                3.0,
+                format!("the log says cuDNN {first} is installed, the major {file} asks for: the loader does not find it"),
+            ),
+        ],
+    }
+}
+
+/// A cuDNN failure reported by a TensorFlow op (`[Op:Conv2D]`, `[[{{node …}}]]`): TensorFlow
+/// registers a GPU only after it has opened cuDNN (otherwise it prints "Cannot dlopen some GPU
+/// libraries … Skipping registering GPU devices" and the op runs on the CPU), so cuDNN was found
+/// and failed to initialize: another version than the build's, or no memory for it
+/// (https://github.com/apapiu/guided-diffusion-keras/issues/8, https://github.com/tensorflow/text/issues/1167).
+pub fn tf_op_ran_on_gpu(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id != "tf-dnn-library-not-found" {
+        return vec![];
+    }
+    let Some(op) = input.evidence.tf_op.as_deref() else { return vec![] };
+    vec![adj(
+        Category::CudnnMissing,
+        0.3,
+        format!("the error comes from a TensorFlow op on the GPU ({op}): TensorFlow only registers a GPU once cuDNN is loaded"),
+    )]
 }
 
 /// The log itself shows the missing library at a path (a `find`/`locate` result): it is
@@ -1797,5 +1905,43 @@ mod tests {
         assert_eq!(top(nvml), ("nvml-could-not-load".into(), Category::ContainerRuntime));
         let cdi = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all";
         assert_eq!(top(cdi), ("cdi-unresolvable".into(), Category::ContainerRuntime));
+    }
+
+    #[test]
+    fn a_kernel_module_and_libcuda_of_different_releases_explain_no_device() {
+        let log = "E cuda_driver.cc:406] failed call to cuInit: CUDA_ERROR_NO_DEVICE\n\
+                   I cuda_diagnostics.cc:189] libcuda reported version is: 375.66.0\n\
+                   I cuda_diagnostics.cc:193] kernel reported version is: 384.130.0\n\
+                   I cuda_diagnostics.cc:150] hostname: box\n\
+                   E cuda_diagnostics.cc:303] kernel version 384.130.0 does not match DSO version 375.66.0 -- cannot find working devices in this configuration";
+        assert_eq!(top(log), ("cuda-no-device".into(), Category::DriverLibraryMismatch));
+        // Alone, a missing device is still most often a visibility setting.
+        assert_eq!(top("failed call to cuInit: CUDA_ERROR_NO_DEVICE").1, Category::EnvVarMisconfig);
+    }
+
+    #[test]
+    fn a_missing_cudnn_of_another_major_than_the_setup_lists_is_a_version_mismatch() {
+        let other = "- CUDA/cuDNN version: 10.2, 8.0.2\nCould not load dynamic library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No such file or directory";
+        assert_eq!(top(other).1, Category::CudnnVersionMismatch);
+        let same = "cuDNN 7.6.5 is installed\nCould not load dynamic library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No such file or directory";
+        assert_eq!(top(same).1, Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn a_cudnn_failure_of_a_tensorflow_op_is_not_a_missing_cudnn() {
+        assert_eq!(top("UNIMPLEMENTED: DNN library is not found.").1, Category::CudnnMissing);
+        let op =
+            "Node: 'model/conv2d/Conv2D'\nDNN library is not found.\n\t [[{{node model/conv2d/Conv2D}}]]";
+        assert_eq!(top(op).1, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn tensorflow_seeing_no_gpu_without_loader_errors_is_a_cpu_only_build() {
+        let check = "print(tf.config.list_physical_devices('GPU'))\n[]";
+        assert_eq!(top(check), ("tf-gpu-check".into(), Category::CpuOnlyBuild));
+        let dlopen = "print(tf.config.list_physical_devices('GPU'))\nW gpu_device.cc:2365] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed";
+        assert_eq!(top(dlopen).1, Category::LibraryNotFound);
+        let cuinit = "print(tf.config.list_physical_devices('GPU'))\nE cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected";
+        assert_eq!(top(cuinit).0, "cuda-no-device");
     }
 }
