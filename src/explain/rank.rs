@@ -1516,4 +1516,11 @@ mod tests {
         let cdi = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all";
         assert_eq!(top(cdi), ("cdi-unresolvable".into(), Category::ContainerRuntime));
     }
+
+    #[test]
+    fn modprobe_refusing_the_nvidia_module_is_the_driver_not_loading() {
+        // Secure Boot's "Key was rejected by service", or a module built for another kernel.
+        let modprobe = "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service";
+        assert_eq!(top(modprobe), ("driver-module-missing".into(), Category::DriverNotLoaded));
+    }
 }
