@@ -1944,4 +1944,11 @@ mod tests {
         let cuinit = "print(tf.config.list_physical_devices('GPU'))\nE cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected";
         assert_eq!(top(cuinit).0, "cuda-no-device");
     }
+
+    #[test]
+    fn modprobe_refusing_the_nvidia_module_is_the_driver_not_loading() {
+        // Secure Boot's "Key was rejected by service", or a module built for another kernel.
+        let modprobe = "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service";
+        assert_eq!(top(modprobe), ("driver-module-missing".into(), Category::DriverNotLoaded));
+    }
 }
