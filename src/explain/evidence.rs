@@ -76,6 +76,10 @@ pub struct LogEvidence {
     /// the error): it exists, the loader just does not look there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub library_found_at: Option<String>,
+    /// The log shows the installed PyTorch is a CPU build: a `+cpu` wheel version ("you have
+    /// 2.1.2+cpu", "torch 2.0.1+cpu") or collect_env's "CUDA used to build PyTorch: None".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_build_in_log: Option<String>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,6 +109,7 @@ struct Patterns {
     cuda_in_log: Regex,
     os_error: Regex,
     no_nvidia_gpu: Regex,
+    cpu_build: Regex,
     container: Regex,
     nvml: Regex,
     visible: Regex,
@@ -145,8 +150,10 @@ fn patterns() -> &'static Patterns {
             container: re(r"\bdocker(?:-compose| compose)? (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc)) (?:don'?t|do not|doesn'?t|does not) have (?:an? |any )?(?:nvidia |cuda )?(?:gpu|graphics card)|intel (?:hd|uhd|iris) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
+            // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
+            cpu_build: re(r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None"),
             nvml: re(r"NVML library version: ([\d.]+)"),
             nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
@@ -297,6 +304,9 @@ pub fn extract(
     if let Some(m) = p.no_nvidia_gpu.find(context) {
         ev.no_nvidia_gpu = Some(m.as_str().to_string());
     }
+    if let Some(m) = p.cpu_build.find(context) {
+        ev.cpu_build_in_log = Some(m.as_str().to_string());
+    }
     if let Some(c) = p.os_error.captures(context) {
         ev.os_error = Some(c[1].to_string());
     }
@@ -431,6 +441,24 @@ mod tests {
             Some("My laptop doesn't have an NVIDIA GPU")
         );
         assert_eq!(no_gpu("tensorflow: no GPU devices found; falling back to CPU"), None);
+        assert_eq!(
+            no_gpu("I don't have any NVIDIA adapter on my laptop since it supports Intel").as_deref(),
+            Some("I don't have any NVIDIA adapter")
+        );
+        assert_eq!(no_gpu("The server has no dedicated GPU").as_deref(), Some("no dedicated GPU"));
+        assert_eq!(no_gpu("I have an NVIDIA adapter"), None);
+        let cpu = |t: &str| ev(t).cpu_build_in_log;
+        assert_eq!(
+            cpu("PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)").as_deref(),
+            Some("2.1.2+cpu")
+        );
+        assert_eq!(cpu("torch==2.6.0.dev20241112+cpu").as_deref(), Some("2.6.0.dev20241112+cpu"));
+        assert_eq!(
+            cpu("CUDA used to build PyTorch: None").as_deref(),
+            Some("CUDA used to build PyTorch: None")
+        );
+        assert_eq!(cpu("YOLOv5 v4.0-14-gb75c432 torch 1.7.1 CPU"), None);
+        assert_eq!(cpu("torch 2.1.2+cu121"), None);
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));

@@ -79,6 +79,7 @@ pub const RULES: &[Rule] = &[
     driver_module_vs_libraries,
     driver_loaded,
     cpu_only_builds,
+    cpu_build_in_log,
     gpu_visibility,
     containers,
     container_errors_elsewhere_in_log,
@@ -775,6 +776,18 @@ pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// The log shows the PyTorch in use is a CPU build: a `+cpu` wheel version (xFormers' "you have
+/// 2.1.2+cpu", a pip list, torch.__version__) or collect_env's "CUDA used to build PyTorch: None".
+/// Seen in https://github.com/open-mmlab/PIA/issues/30 and
+/// https://github.com/invoke-ai/InvokeAI/issues/4788.
+pub fn cpu_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CpuOnlyBuild) {
+        return vec![];
+    }
+    let Some(what) = input.evidence.cpu_build_in_log.as_deref() else { return vec![] };
+    vec![adj(Category::CpuOnlyBuild, 6.0, format!("the log shows a CPU-only PyTorch build ({what})"))]
+}
+
 /// CUDA_VISIBLE_DEVICES against the GPUs present.
 pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::EnvVarMisconfig) {
@@ -1157,8 +1170,14 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
-    const TORCH_CXX: [&str; 6] = ["_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"];
-    if TORCH_CXX.iter().any(|p| sym.starts_with(p)) {
+    // PyTorch's C++ namespaces, mangled: c10, at, torch and caffe2 (TypeMeta lives in caffe2 in
+    // older releases), as the symbol's own scope or inside a free function's signature
+    // (_Z16THPVariable_WrapN2at10TensorBaseE).
+    const TORCH_CXX: [&str; 8] =
+        ["_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch", "_ZN6caffe2", "_ZNK6caffe2"];
+    const TORCH_NESTED: [&str; 4] = ["N3c10", "N2at", "N5torch", "N6caffe2"];
+    let torch_in_signature = sym.starts_with("_Z") && TORCH_NESTED.iter().any(|n| sym.contains(n));
+    if TORCH_CXX.iter().any(|p| sym.starts_with(p)) || torch_in_signature {
         vec![adj(
             Category::Other,
             4.0,
@@ -1284,6 +1303,42 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn a_cpu_wheel_named_in_the_log_ranks_the_cpu_build_first() {
+        let t = table();
+        let sig = t.by_id("xformers-extension-mismatch").unwrap();
+        let plain = rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t);
+        assert_eq!(plain[0].category, Category::Other);
+        let ev = LogEvidence { cpu_build_in_log: Some("2.1.2+cpu".into()), ..LogEvidence::default() };
+        let ranked = rank(sig, &ev, None, &BTreeSet::new(), t);
+        assert_eq!(ranked[0].category, Category::CpuOnlyBuild);
+        assert!(ranked[0].facts[0].contains("2.1.2+cpu"));
+        // A signature without a CPU-build cause is left alone.
+        let oom = t.by_id("torch-cuda-oom").unwrap();
+        let input =
+            RuleInput { signature: oom, evidence: &ev, report: None, seen: &BTreeSet::new(), table: t };
+        assert!(cpu_build_in_log(&input).is_empty());
+    }
+
+    #[test]
+    fn pytorch_cxx_symbols_point_at_an_extension_built_for_another_torch() {
+        let t = table();
+        let sig = t.by_id("loader-undefined-symbol").unwrap();
+        let first = |sym: &str| {
+            let ev = LogEvidence { symbol: Some(sym.into()), ..LogEvidence::default() };
+            rank(sig, &ev, None, &BTreeSet::new(), t)[0].category
+        };
+        // caffe2's TypeMeta (older releases), a free function taking an at::TensorBase, c10.
+        assert_eq!(
+            first("_ZN6caffe28TypeMeta21_typeMetaDataInstanceISt7complexIdEEEPKNS_6detail1"),
+            Category::Other
+        );
+        assert_eq!(first("_Z16THPVariable_WrapN2at10TensorBaseE"), Category::Other);
+        assert_eq!(first("_ZN3c104cuda9SetDeviceEi"), Category::Other);
+        // A CUDA library function is not a PyTorch symbol.
+        assert_eq!(first("cublasLtGetStatusString"), Category::CudaRuntimeMismatch);
     }
 
     #[test]
