@@ -1730,6 +1730,12 @@ mod tests {
     }
 
     #[test]
+    fn a_header_runtime_compilation_cannot_find_is_a_missing_install() {
+        let text = "cupy.cuda.compiler.CompileException: /tmp/tmpiatufk20/d1a4.cubin.cu(56): catastrophic error: cannot open source file \"cuda_runtime.h\"";
+        assert_eq!(top(text), ("nvrtc-header-not-found".to_string(), Category::LibraryNotFound));
+    }
+
+    #[test]
     fn a_failed_cudnn_handle_with_plenty_of_free_memory_is_not_out_of_memory() {
         let roomy = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
                      E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.";
