@@ -65,8 +65,11 @@ pub struct LogEvidence {
     /// "cudatoolkit 11.3"): the CUDA the user has, to hold against a missing library's version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda_in_log: Option<CudaVersion>,
-    /// A cuDNN version the log names as the one the user has ("cuDNN: 8.1.1", "libcudnn 5.1",
-    /// "CUDA/cuDNN version: 10.2, 8.0.2"): to hold against the cuDNN major a program asks for.
+    /// The cuDNN versions the log names as the ones the user has ("cuDNN: 8.1.1", "libcudnn 5.1",
+    /// "CUDA/cuDNN version: 10.2, 8.0.2"; a bare major from "libcudnn8", "I have installed
+    /// cudnn-9", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8"), each once, at most 8: to hold against
+    /// the cuDNN major a program asks for. A missing library's own name (libcudnn_ops.so.9) is not
+    /// one of them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cudnn_in_log: Vec<Version>,
     /// A TensorFlow graph op named around the error (`[Op:Conv2D]`, `[[{{node …}}]]`,
@@ -104,11 +107,6 @@ pub struct LogEvidence {
     /// 2.1.2+cpu", "torch 2.0.1+cpu") or collect_env's "CUDA used to build PyTorch: None".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_build_in_log: Option<String>,
-    /// The cuDNN majors the log names as present or installed ("I have installed cudnn-9.2",
-    /// "libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8"), each once, in order; a missing
-    /// library's own name (libcudnn_ops.so.9) is not one of them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cudnn_majors_in_log: Vec<u64>,
     /// A PyTorch version the log names (`torch==2.0.0+cu118`, `pytorch version: 2.6.0+cu126`), as
     /// written: its CUDA wheels bring their own cuDNN (data/pytorch.toml pins).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -422,10 +420,12 @@ pub fn extract(
     if let Some(c) = p.symbol.captures(context) {
         ev.symbol = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string());
     }
+    // A bare major ("libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8") where no version with a
+    // minor of the same major was read.
     for c in p.cudnn_named.captures_iter(context) {
         if let Ok(major) = c[1].parse::<u64>() {
-            if !ev.cudnn_majors_in_log.contains(&major) {
-                ev.cudnn_majors_in_log.push(major);
+            if !ev.cudnn_in_log.iter().any(|v| v.major() == major) && ev.cudnn_in_log.len() < 8 {
+                ev.cudnn_in_log.push(Version::from_parts(&[major]));
             }
         }
     }
@@ -474,14 +474,21 @@ mod tests {
         extract(text, "", &[], None, table())
     }
 
+    fn majors(e: &LogEvidence) -> Vec<u64> {
+        let mut m: Vec<u64> = e.cudnn_in_log.iter().map(|v| v.major()).collect();
+        m.sort_unstable();
+        m.dedup();
+        m
+    }
+
     #[test]
     fn cudnn_and_torch_versions_named_by_the_user_are_read_but_not_a_missing_library_name() {
         let e = ev("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file\nOther issues said install libcudnn8. The thing is, I have installed cudnn-9.2 as per Nvidia's instructions.");
-        assert_eq!(e.cudnn_majors_in_log, vec![8, 9]);
+        assert_eq!(majors(&e), vec![8, 9]);
         let e = ev("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9}\ncudnn_ops_infer64_8.dll and cudnn64_9.dll; torch.backends.cudnn.version()");
-        assert!(e.cudnn_majors_in_log.is_empty());
-        assert_eq!(ev("#define CUDNN_MAJOR 8").cudnn_majors_in_log, vec![8]);
-        assert_eq!(ev("pip install nvidia-cudnn-cu12==9.1.0.70").cudnn_majors_in_log, vec![9]);
+        assert!(majors(&e).is_empty());
+        assert_eq!(majors(&ev("#define CUDNN_MAJOR 8")), vec![8]);
+        assert_eq!(majors(&ev("pip install nvidia-cudnn-cu12==9.1.0.70")), vec![9]);
         assert_eq!(
             ev("!pip install torch==2.0.0+cu118 torchvision==0.15.1+cu118").torch_in_log.as_deref(),
             Some("2.0.0+cu118")

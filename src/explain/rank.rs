@@ -89,8 +89,7 @@ pub const RULES: &[Rule] = &[
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_cudnn_library,
-    missing_cudnn_vs_log,
-    cudnn_in_log_vs_missing,
+    cudnn_named_vs_missing,
     tf_op_ran_on_gpu,
     missing_library_present_in_log,
     symbol_origin,
@@ -1180,79 +1179,55 @@ fn torch_cudnn_major(torch: &str) -> Option<(u64, String)> {
 }
 
 /// A missing cuDNN library of one major while the log names the cuDNN that is there: the user's
-/// own words ("I have installed cudnn-9.2", "libcudnn8"), or a PyTorch whose CUDA wheels bring a
-/// cuDNN. Another major is a version mismatch (CTranslate2 4.5 wants cuDNN 9 next to a torch with
-/// cuDNN 8: https://github.com/m-bain/whisperX/issues/901; CTranslate2 4.4 wants cuDNN 8 on a
-/// machine with 9.2: https://github.com/SYSTRAN/faster-whisper/issues/885); the same major is
-/// installed where the loader does not look (pip's nvidia/cudnn/lib next to torch 2.5:
-/// https://github.com/OpenNMT/CTranslate2/issues/1826). With a machine's facts, `missing_library`
-/// decides instead.
-pub fn missing_cudnn_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+/// own words ("I have installed cudnn-9.2", "libcudnn8", "cuDNN: 8.0.2"), or a PyTorch whose CUDA
+/// wheels bring a cuDNN. Another major is a version mismatch (CTranslate2 4.5 wants cuDNN 9 next to
+/// a torch with cuDNN 8: https://github.com/m-bain/whisperX/issues/901; CTranslate2 4.4 wants
+/// cuDNN 8 on a machine with 9.2: https://github.com/SYSTRAN/faster-whisper/issues/885; TensorFlow
+/// 2.3 asks for libcudnn.so.7 next to cuDNN 8: https://github.com/tensorflow/tensorflow/issues/42309);
+/// the same major is installed where the loader does not look (pip's nvidia/cudnn/lib next to
+/// torch 2.5: https://github.com/OpenNMT/CTranslate2/issues/1826). A user naming the cuDNN they have
+/// lowers "not installed" for any cuDNN error. With a machine's facts, `missing_library` decides.
+pub fn cudnn_named_vs_missing(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() {
         return vec![];
     }
-    let Some(file) = input.evidence.library.as_deref() else { return vec![] };
-    let Some(wanted) = cudnn_major_wanted(file) else { return vec![] };
+    let ev = input.evidence;
     let mut present: Vec<(u64, String)> =
-        input.evidence.cudnn_majors_in_log.iter().map(|&m| (m, format!("the log names cuDNN {m}"))).collect();
-    if let Some(t) = input.evidence.torch_in_log.as_deref().and_then(torch_cudnn_major) {
+        ev.cudnn_in_log.iter().map(|v| (v.major(), format!("the log names cuDNN {v}"))).collect();
+    let user_named = present.first().map(|(_, fact)| fact.clone());
+    if let Some(t) = ev.torch_in_log.as_deref().and_then(torch_cudnn_major) {
         present.push(t);
     }
-    if let Some((_, fact)) = present.iter().find(|(m, _)| *m != wanted) {
-        return vec![adj(
-            Category::CudnnVersionMismatch,
-            4.0,
-            format!("{file} is cuDNN {wanted}, and {fact}: the program was built for another cuDNN major"),
-        )];
-    }
-    let Some((_, fact)) = present.first() else { return vec![] };
-    let mut out = vec![adj(
-        Category::LibraryNotFound,
-        4.0,
-        format!("{file} is cuDNN {wanted}, and {fact}: it is installed where the loader does not look"),
-    )];
-    if has(input, Category::CudnnMissing) {
-        out.push(adj(Category::CudnnMissing, 0.4, fact.clone()));
-    }
-    out
-}
-
-/// The log names the cuDNN the user has ("cuDNN: 8.0.2", "libcudnn 5.1"): cuDNN is installed, so
-/// a missing cuDNN library of another major is the wrong version (TensorFlow 2.3 asks for
-/// libcudnn.so.7 next to cuDNN 8, https://github.com/tensorflow/tensorflow/issues/42309), and one
-/// of the same major is a loader path problem. With a machine's facts, `missing_library` decides.
-pub fn cudnn_in_log_vs_missing(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::CudnnMissing) {
-        return vec![];
-    }
-    let named = &input.evidence.cudnn_in_log;
-    let Some(first) = named.first() else { return vec![] };
-    let wanted = input
-        .evidence
-        .library
-        .as_deref()
-        .filter(|f| f.starts_with("libcudnn") && f.contains(".so."))
-        .and_then(|f| so_major(f).map(|m| (f, m)));
-    let not_missing = adj(Category::CudnnMissing, 0.3, format!("the log says cuDNN {first} is installed"));
-    let Some((file, major)) = wanted else { return vec![not_missing] };
-    match named.iter().find(|v| v.major() != major) {
-        Some(other) => vec![
-            not_missing,
-            adj(
+    let mut out = Vec::new();
+    let wanted = ev.library.as_deref().and_then(|f| cudnn_major_wanted(f).map(|m| (f, m)));
+    let Some((file, major)) = wanted else {
+        if let (Some(fact), true) = (user_named, has(input, Category::CudnnMissing)) {
+            out.push(adj(Category::CudnnMissing, 0.3, format!("{fact}: cuDNN is installed")));
+        }
+        return out;
+    };
+    if let Some((_, fact)) = present.iter().find(|(m, _)| *m != major) {
+        if has(input, Category::CudnnMissing) {
+            out.push(adj(Category::CudnnMissing, 0.3, fact.clone()));
+        }
+        if has(input, Category::CudnnVersionMismatch) {
+            out.push(adj(
                 Category::CudnnVersionMismatch,
                 4.0,
-                format!("the program asks for {file} (cuDNN {major}); the log names cuDNN {other}"),
-            ),
-        ],
-        None => vec![
-            not_missing,
-            adj(
-                Category::LibraryNotFound,
-                3.0,
-                format!("the log says cuDNN {first} is installed, the major {file} asks for: the loader does not find it"),
-            ),
-        ],
+                format!("{file} is cuDNN {major}, and {fact}: the program was built for another cuDNN major"),
+            ));
+        }
+    } else if let Some((_, fact)) = present.first() {
+        if has(input, Category::CudnnMissing) {
+            out.push(adj(Category::CudnnMissing, 0.4, fact.clone()));
+        }
+        out.push(adj(
+            Category::LibraryNotFound,
+            4.0,
+            format!("{file} is cuDNN {major}, and {fact}: it is installed where the loader does not look"),
+        ));
     }
+    out
 }
 
 /// A cuDNN failure reported by a TensorFlow op (`[Op:Conv2D]`, `[[{{node …}}]]`): TensorFlow
