@@ -173,6 +173,11 @@ pub struct Signature {
     /// backend 'cuda'"): a known error within the next few lines is listed before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wrapper: bool,
+    /// A message printed only while a container is being started (the NVIDIA container hook,
+    /// the engine's device injection): that the log shows a container says nothing about which
+    /// of its causes it is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub container_message: bool,
     /// Candidate causes.
     pub causes: Vec<Cause>,
 }
