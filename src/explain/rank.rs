@@ -1288,15 +1288,31 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(phrase) = input.evidence.no_nvidia_gpu.as_deref() else { return vec![] };
-    let lists_it = input
-        .signature
-        .causes
-        .iter()
-        .any(|c| c.category == Category::Other && c.why.to_lowercase().contains("no nvidia gpu"));
-    if !lists_it {
+    // The cause that a machine without an NVIDIA GPU explains (`other`; for "Torch not compiled
+    // with CUDA enabled" too, https://github.com/NVlabs/neuralrgbd/issues/24: no GPU, a CPU torch
+    // installed on purpose, the code calling .cuda()).
+    let Some(cause) = input.signature.causes.iter().find(|c| {
+        let why = c.why.to_lowercase();
+        why.contains("no nvidia gpu") || why.contains("without an nvidia gpu")
+    }) else {
+        return vec![];
+    };
+    // "I run it on the CPU" says what happens, not what the machine has: where a CPU-only build is
+    // a cause, a GPU machine with a CPU torch reads the same.
+    if has(input, Category::CpuOnlyBuild) && phrase.to_lowercase().contains("cpu") {
         return vec![];
     }
-    vec![adj(Category::Other, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))]
+    let mut out = vec![adj(cause.category, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))];
+    if cause.category != Category::CpuOnlyBuild && has(input, Category::CpuOnlyBuild) {
+        out.push(adj(
+            Category::CpuOnlyBuild,
+            0.25,
+            format!(
+                "the log says \"{phrase}\": a CPU build is the right one for a machine without an NVIDIA GPU"
+            ),
+        ));
+    }
+    out
 }
 
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
@@ -1562,6 +1578,15 @@ mod tests {
             Category::ContainerRuntime
         );
         assert_eq!(rank(sig, &ev, None, &BTreeSet::new(), t)[0].category, Category::Other);
+        // A CPU-only torch on a machine without a GPU is no broken install; "running it on the CPU"
+        // alone does not say the machine has no GPU.
+        let cpu_torch = t.by_id("torch-not-compiled-with-cuda").unwrap();
+        assert_eq!(rank(cpu_torch, &ev, None, &BTreeSet::new(), t)[0].category, Category::CpuOnlyBuild);
+        let laptop = LogEvidence {
+            no_nvidia_gpu: Some("My laptop doesn't have an NVIDIA GPU".into()),
+            ..LogEvidence::default()
+        };
+        assert_eq!(rank(cpu_torch, &laptop, None, &BTreeSet::new(), t)[0].category, Category::Other);
         // NCCL's `other` is the network, not a missing GPU: left alone.
         let nccl = t.by_id("nccl-timeout").unwrap();
         assert!(no_nvidia_gpu_in_log(&RuleInput {
