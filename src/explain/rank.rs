@@ -205,6 +205,24 @@ pub fn memory_in_use(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// Another error of the same log, one of `ids`, settles `category` for this one: raise it by
+/// `factor`, saying which (`what` completes "the same log also reports …").
+fn settled_elsewhere(
+    input: &RuleInput<'_>,
+    ids: &[&str],
+    category: Category,
+    factor: f64,
+    what: &str,
+) -> Vec<Adjustment> {
+    if ids.contains(&input.signature.id.as_str()) || !has(input, category) {
+        return vec![];
+    }
+    match ids.iter().find(|id| input.seen.contains(*id)) {
+        Some(id) => vec![adj(category, factor, format!("the same log also reports {what} ({id})"))],
+        None => vec![],
+    }
+}
+
 /// Another error of the same log says memory ran out.
 pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     const OOM: [&str; 5] = [
@@ -214,15 +232,7 @@ pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         "cudnn-alloc-failed",
         "cublas-alloc-failed",
     ];
-    if OOM.contains(&input.signature.id.as_str()) || !has(input, Category::Oom) {
-        return vec![];
-    }
-    match OOM.iter().find(|id| input.seen.contains(*id)) {
-        Some(id) => {
-            vec![adj(Category::Oom, 4.0, format!("the same log also reports running out of memory ({id})"))]
-        }
-        None => vec![],
-    }
+    settled_elsewhere(input, &OOM, Category::Oom, 4.0, "running out of memory")
 }
 
 /// The figures of an out-of-memory message.
@@ -420,17 +430,7 @@ pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment>
         "torch-cudnn-version-incompatibility",
         "cudnn-version-mismatch-status",
     ];
-    if MISMATCH.contains(&input.signature.id.as_str()) || !has(input, Category::CudnnVersionMismatch) {
-        return vec![];
-    }
-    match MISMATCH.iter().find(|id| input.seen.contains(*id)) {
-        Some(id) => vec![adj(
-            Category::CudnnVersionMismatch,
-            4.0,
-            format!("the same log also reports a cuDNN version mismatch ({id})"),
-        )],
-        None => vec![],
-    }
+    settled_elsewhere(input, &MISMATCH, Category::CudnnVersionMismatch, 4.0, "a cuDNN version mismatch")
 }
 
 /// A version check that names the library it found too old (JAX's "Found cuDNN version 8600, but
@@ -754,17 +754,8 @@ pub fn driver_loaded(input: &RuleInput<'_>) -> Vec<Adjustment> {
 pub fn driver_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     const MISMATCH: [&str; 3] =
         ["tf-kernel-dso-mismatch", "nvml-driver-library-mismatch", "cuda-system-driver-mismatch"];
-    if MISMATCH.contains(&input.signature.id.as_str()) || !has(input, Category::DriverLibraryMismatch) {
-        return vec![];
-    }
-    match MISMATCH.iter().find(|id| input.seen.contains(*id)) {
-        Some(id) => vec![adj(
-            Category::DriverLibraryMismatch,
-            10.0,
-            format!("the same log reports the driver's kernel module and libraries differ ({id})"),
-        )],
-        None => vec![],
-    }
+    let what = "that the driver's kernel module and libraries differ";
+    settled_elsewhere(input, &MISMATCH, Category::DriverLibraryMismatch, 10.0, what)
 }
 
 /// The same log shows the framework loading CUDA (a library it could not open, a failed cuInit):
