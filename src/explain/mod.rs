@@ -821,6 +821,34 @@ mod tests {
     }
 
     #[test]
+    fn bfloat16_refused_on_a_pre_ampere_gpu_is_the_architecture() {
+        let text = "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.";
+        let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "bf16-compute-capability");
+        assert_eq!(e[0].causes[0].category, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn the_cuda_10_number_of_unknown_error_is_the_unknown_error() {
+        for text in [
+            "RuntimeError: cuda runtime error (30) : unknown error at /pytorch/aten/src/THC/THCGeneral.cpp:51",
+            "F0101 cudnn_conv_layer.cpp:53] Check failed: error == cudaSuccess (30 vs. 0)  unknown error",
+        ] {
+            let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+            assert_eq!(e[0].signature, "cuda-unknown-error", "{text}");
+        }
+    }
+
+    #[test]
+    fn old_pytorch_thcudacheck_lines_are_read_by_their_number() {
+        let text =
+            "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=405 error=2 : out of memory";
+        let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "cuda-out-of-memory-runtime");
+        assert_eq!(e[0].causes[0].category, Category::Oom);
+    }
+
+    #[test]
     fn kb_codes_lead_to_their_signatures() {
         let ids = |t, n| signatures_for_code(t, n).iter().map(|s| s.id.as_str()).collect::<Vec<_>>();
         assert_eq!(ids(CodeTable::Cudnn8, 4), ["cudnn-internal-error"]);
