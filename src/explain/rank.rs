@@ -98,6 +98,7 @@ pub const RULES: &[Rule] = &[
     no_nvidia_gpu_in_log,
     nccl_env_in_log,
     missing_dll_not_cudnn,
+    shared_memory_request,
     wsl_in_log,
     compute_mode_in_log,
     driver_vs_cuda_in_log,
@@ -1322,6 +1323,40 @@ pub fn nccl_env_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// The most shared memory one thread block may use on any NVIDIA GPU so far: 227 KB (opt-in) on
+/// compute capability 9.0 and 10.0 (CUDA C++ Programming Guide, "Technical Specifications per
+/// Compute Capability").
+const MAX_SHARED_MEMORY_PER_BLOCK: u64 = 227 * 1024;
+
+/// A kernel's shared-memory request against the GPU's limit, as Triton prints them ("Required:
+/// 663808, Hardware limit: 101376"): a request no GPU can meet is the kernel's or the model's
+/// configuration (https://github.com/state-spaces/mamba/issues/387: a head dimension of 512); one
+/// that a GPU with more shared memory meets is this GPU's size
+/// (https://github.com/FlashML-org/FreeToken/issues/246: 96 KB asked of a Turing card's 64 KB).
+pub fn shared_memory_request(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::UserCodeBug) || !has(input, Category::ArchUnsupported) {
+        return vec![];
+    }
+    let bytes = |name: &str| {
+        input.evidence.captured.iter().find(|(k, _)| k == name).and_then(|(_, v)| v.parse::<u64>().ok())
+    };
+    let (Some(required), Some(limit)) = (bytes("required"), bytes("limit")) else { return vec![] };
+    if required > MAX_SHARED_MEMORY_PER_BLOCK {
+        let fact = format!(
+            "{required} bytes of shared memory per block are asked for: more than any GPU offers ({MAX_SHARED_MEMORY_PER_BLOCK})"
+        );
+        vec![adj(Category::UserCodeBug, 4.0, fact.clone()), adj(Category::ArchUnsupported, 0.3, fact)]
+    } else if required > limit {
+        vec![adj(
+            Category::ArchUnsupported,
+            2.0,
+            format!("{required} bytes of shared memory per block fit GPUs with more than this one's {limit}"),
+        )]
+    } else {
+        vec![]
+    }
+}
+
 /// The newest CUDA release whose minimum Linux driver `driver` meets (the CUDA version nvidia-smi
 /// would show), from the knowledge base's CUDA table.
 fn newest_cuda_of(driver: &DriverVersion) -> Option<CudaVersion> {
@@ -1661,6 +1696,14 @@ mod tests {
         let debug = "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n\
                      host:1:2 [0] NCCL INFO NCCL_DEBUG set by environment to INFO";
         assert_ne!(top(debug).1, Category::EnvVarMisconfig);
+    }
+
+    #[test]
+    fn a_shared_memory_request_no_gpu_can_meet_is_the_configuration_not_the_gpu() {
+        let too_big = "triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 663808, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.";
+        assert_eq!(top(too_big), ("triton-out-of-shared-memory".into(), Category::UserCodeBug));
+        let small_gpu = "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.";
+        assert_eq!(top(small_gpu), ("triton-out-of-shared-memory".into(), Category::ArchUnsupported));
     }
 
     #[test]
