@@ -60,6 +60,10 @@ pub struct LogEvidence {
     /// "cudatoolkit 11.3"): the CUDA the user has, to hold against a missing library's version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda_in_log: Option<CudaVersion>,
+    /// The log named only the CUDA major ("cuda10", "CUDA 11"): `cuda_in_log` holds it as `X.0`
+    /// and only its major may be compared.
+    #[serde(skip)]
+    pub cuda_in_log_major_only: bool,
     /// The operating-system error a failed call reported ("Permission denied", "No space left on
     /// device").
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -98,6 +102,7 @@ struct Patterns {
     caffe2_cudnn: Regex,
     tf_cudnn: Regex,
     cuda_in_log: Regex,
+    cuda_major_in_log: Regex,
     os_error: Regex,
     no_nvidia_gpu: Regex,
     container: Regex,
@@ -131,6 +136,9 @@ fn patterns() -> &'static Patterns {
             cuda_in_log: re(
                 r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
             ),
+            // "cuda10", "CUDA 11", "cuda_toolkit 10": a major alone, as people write it in prose.
+            // Majors 7-19 only: "CUDA 0"/"cuda:1" name devices, not releases.
+            cuda_major_in_log: re(r"(?i)\b(?:cuda|cudatoolkit|cuda[ _-]toolkit)[ _-]?(7|8|9|1\d)\b(?:[^.\d]|$)"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             container: re(r"\bdocker(?:-compose| compose)? (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
@@ -271,6 +279,9 @@ pub fn extract(
             }
             _ => None,
         };
+    } else if let Some(c) = p.cuda_major_in_log.captures(context) {
+        ev.cuda_in_log = format!("{}.0", &c[1]).parse().ok();
+        ev.cuda_in_log_major_only = ev.cuda_in_log.is_some();
     }
     if let Some(m) = p.container.find(context) {
         ev.container_in_log = Some(m.as_str().to_string());
@@ -393,6 +404,12 @@ mod tests {
         );
         // A user's own statement of the CUDA they have is.
         assert_eq!(cuda("My CUDA version is 10.0.").as_deref(), Some("10.0"));
+        // A major alone counts, marked as such; a device ordinal does not.
+        assert_eq!(cuda("one possible solution is to upgrade cuda10 to cuda11").as_deref(), Some("10.0"));
+        assert!(ev("I use CUDA 11 on this box").cuda_in_log_major_only);
+        assert!(!ev("cudatoolkit 10.2").cuda_in_log_major_only);
+        assert_eq!(cuda("CUDA:0 (Tesla T4, 15102MiB)"), None);
+        assert_eq!(cuda("moved to cuda 1 then"), None);
         // A library's soname is not a CUDA version.
         let container = |t: &str| ev(t).container_in_log;
         assert_eq!(

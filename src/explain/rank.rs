@@ -557,7 +557,10 @@ pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let ev = input.evidence;
     let (Some(cc), Some(cuda)) = (ev.compute_capability, ev.cuda_in_log) else { return vec![] };
     let Some(support) = input.table.arch_support(cc) else { return vec![] };
-    if cuda >= support.min_cuda {
+    // "CUDA 11" alone says nothing about 11.0 against 11.1: only a whole major too old counts.
+    let too_old =
+        if ev.cuda_in_log_major_only { cuda.major < support.min_cuda.major } else { cuda < support.min_cuda };
+    if !too_old {
         return vec![];
     }
     let name = ev.gpu_name.clone().unwrap_or_else(|| cc.sm());
@@ -1192,6 +1195,16 @@ mod tests {
         let new = rank(sig, &ev("11.3"), None, &BTreeSet::new(), t);
         assert!(new[0].facts.iter().all(|f| !f.contains("needs CUDA")));
         assert_ne!(new[0].category, Category::ArchUnsupported);
+        // "CUDA 11" alone may be 11.1: not held against an sm_86 card; "cuda10" is.
+        let major = |cuda: &str| LogEvidence { cuda_in_log_major_only: true, ..ev(cuda) };
+        assert_ne!(
+            rank(sig, &major("11.0"), None, &BTreeSet::new(), t)[0].category,
+            Category::ArchUnsupported
+        );
+        assert_eq!(
+            rank(sig, &major("10.0"), None, &BTreeSet::new(), t)[0].category,
+            Category::ArchUnsupported
+        );
     }
 
     #[test]
