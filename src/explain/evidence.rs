@@ -84,6 +84,15 @@ pub struct LogEvidence {
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_env_set: Option<String>,
+    /// The log shows a job spread over several machines ("training on two remote nodes",
+    /// "multi-node", `--nnodes 2`), or NCCL choosing among several network interfaces
+    /// ("NET/Socket : Using [0]bond0… [1]br-…"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multi_node: Option<String>,
+    /// The user says memory ran out or that a smaller batch runs ("fail with correct OOM
+    /// error", "a lower batch size … will succeed"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_hint: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -111,6 +120,8 @@ struct Patterns {
     symbol: Regex,
     gpu_name: Regex,
     nccl_env: Regex,
+    multi_node: Regex,
+    memory_hint: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -147,6 +158,12 @@ fn patterns() -> &'static Patterns {
             ),
             nvml: re(r"NVML library version: ([\d.]+)"),
             nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
+            multi_node: re(
+                r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
+            ),
+            memory_hint: re(
+                r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
+            ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
             gpu_name: re(
@@ -299,6 +316,8 @@ pub fn extract(
         .captures_iter(context)
         .find(|c| !c[1].starts_with("NCCL_DEBUG"))
         .map(|c| format!("{}={}", &c[1], &c[2]));
+    ev.multi_node = p.multi_node.find(context).map(|m| m.as_str().to_string());
+    ev.memory_hint = p.memory_hint.find(context).map(|m| m.as_str().to_string());
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -433,6 +452,29 @@ mod tests {
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);
         assert_eq!(ev("x.so: undefined symbol: _ZN2at6TensorE").symbol.as_deref(), Some("_ZN2at6TensorE"));
+    }
+
+    #[test]
+    fn several_nodes_and_a_user_s_memory_remarks_are_read_from_the_log() {
+        let nodes = |t: &str| ev(t).multi_node;
+        assert_eq!(
+            nodes("ncclSystemError: System call failed when training on two remote nodes").as_deref(),
+            Some("two remote nodes")
+        );
+        assert!(nodes(
+            "INFO NET/Socket : Using\n[0]bond0:192.168.1.161<0>\n[1]br-05ab815fa14e:172.19.0.1<0>"
+        )
+        .is_some());
+        assert_eq!(nodes("torchrun --nnodes=2 --nproc_per_node=8 train.py").as_deref(), Some("--nnodes=2"));
+        assert_eq!(nodes("NET/Socket : Using [0]eth0:10.0.0.2<0>\nnode0 ready"), None);
+        let memory = |t: &str| ev(t).memory_hint;
+        assert_eq!(
+            memory("Starting w/ a lower batch size for all failure cases will succeed.").as_deref(),
+            Some("lower batch size for all failure cases will succeed")
+        );
+        assert_eq!(memory("but sometimes fail with correct OOM error").as_deref(), Some("OOM"));
+        assert_eq!(memory("I lowered the batch size but it still crashes"), None);
+        assert_eq!(memory("ZOOM in on the plot"), None);
     }
 
     #[test]

@@ -90,6 +90,8 @@ pub const RULES: &[Rule] = &[
     os_error_in_log,
     no_nvidia_gpu_in_log,
     nccl_env_in_log,
+    nccl_multi_node,
+    memory_hint_in_log,
     missing_dll_not_cudnn,
 ];
 
@@ -1056,6 +1058,40 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     vec![adj(Category::Other, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))]
+}
+
+/// An NCCL failure in a job that spans several machines: NCCL must talk over an interface the
+/// nodes share, and with docker bridges, VPN or virtual interfaces present it may pick one the
+/// other node cannot reach. NCCL's maintainers answer these with NCCL_SOCKET_IFNAME
+/// (https://github.com/NVIDIA/nccl/issues/697, https://github.com/NVIDIA/nccl/issues/207,
+/// https://github.com/pytorch/pytorch/issues/17349); a container's small /dev/shm is a
+/// single-node problem.
+pub fn nccl_multi_node(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !input.signature.id.starts_with("nccl") || !has(input, Category::EnvVarMisconfig) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.multi_node.as_deref() else { return vec![] };
+    let mut out = vec![adj(
+        Category::EnvVarMisconfig,
+        3.0,
+        format!("the job spans several machines (\"{phrase}\"): NCCL needs the interface they share"),
+    )];
+    if has(input, Category::ContainerRuntime) {
+        out.push(adj(Category::ContainerRuntime, 0.5, "shared-memory limits concern ranks on one machine"));
+    }
+    out
+}
+
+/// The user says memory ran out, or that a smaller batch runs, around an error that memory
+/// pressure can cause (a cuDNN internal error, an illegal address from a failed allocation):
+/// https://github.com/pytorch/pytorch/issues/81620 (NVIDIA: cuDNN's internal error was an
+/// allocation failure), https://github.com/pytorch/pytorch/issues/21819.
+pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::Oom) || input.signature.causes.iter().all(|c| c.category == Category::Oom) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.memory_hint.as_deref() else { return vec![] };
+    vec![adj(Category::Oom, 4.0, format!("the log says \"{phrase}\""))]
 }
 
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
