@@ -76,6 +76,10 @@ pub struct LogEvidence {
     /// `Node: '…'`): the error came from a TensorFlow op that ran on a registered GPU.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tf_op: Option<String>,
+    /// The log named only the CUDA major ("cuda10", "CUDA 11"): `cuda_in_log` holds it as `X.0`
+    /// and only its major may be compared.
+    #[serde(skip)]
+    pub cuda_in_log_major_only: bool,
     /// The operating-system error a failed call reported ("Permission denied", "No space left on
     /// device").
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -118,6 +122,15 @@ pub struct LogEvidence {
     /// The log comes from JAX (an `XlaRuntimeError`, a `jaxlib` or `jax/_src` frame): the marker.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jax_in_log: Option<String>,
+    /// The log shows a job spread over several machines ("training on two remote nodes",
+    /// "multi-node", `--nnodes 2`), or NCCL choosing among several network interfaces
+    /// ("NET/Socket : Using [0]bond0… [1]br-…"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multi_node: Option<String>,
+    /// The user says memory ran out or that a smaller batch runs ("fail with correct OOM
+    /// error", "a lower batch size … will succeed"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_hint: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -141,6 +154,7 @@ struct Patterns {
     driver_version: Regex,
     cudnn_in_log: Regex,
     tf_op: Regex,
+    cuda_major_in_log: Regex,
     os_error: Regex,
     no_nvidia_gpu: Regex,
     cpu_build: Regex,
@@ -155,6 +169,8 @@ struct Patterns {
     nccl_env: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
+    multi_node: Regex,
+    memory_hint: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -194,6 +210,9 @@ fn patterns() -> &'static Patterns {
                 r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?:?\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
             ),
             tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
+            // "cuda10", "CUDA 11", "cuda_toolkit 10": a major alone, as people write it in prose.
+            // Majors 7-19 only: "CUDA 0"/"cuda:1" name devices, not releases.
+            cuda_major_in_log: re(r"(?i)\b(?:cuda|cudatoolkit|cuda[ _-]toolkit)[ _-]?(7|8|9|1\d)\b(?:[^.\d]|$)"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
@@ -218,6 +237,12 @@ fn patterns() -> &'static Patterns {
             ),
             torch_named: re(
                 r"(?i)(?:^|[^\w.])(?:py)?torch(?:[ \t]+version)?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?(?:\+cu\d{2,3})?)",
+            ),
+            multi_node: re(
+                r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
+            ),
+            memory_hint: re(
+                r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
@@ -357,6 +382,9 @@ pub fn extract(
             }
             _ => None,
         };
+    } else if let Some(c) = p.cuda_major_in_log.captures(context) {
+        ev.cuda_in_log = format!("{}.0", &c[1]).parse().ok();
+        ev.cuda_in_log_major_only = ev.cuda_in_log.is_some();
     }
     if let Some(m) = p.jax.find(context) {
         ev.jax_in_log = Some(m.as_str().to_string());
@@ -411,6 +439,8 @@ pub fn extract(
         .captures_iter(context)
         .find(|c| !c[1].starts_with("NCCL_DEBUG"))
         .map(|c| format!("{}={}", &c[1], &c[2]));
+    ev.multi_node = p.multi_node.find(context).map(|m| m.as_str().to_string());
+    ev.memory_hint = p.memory_hint.find(context).map(|m| m.as_str().to_string());
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -553,6 +583,12 @@ mod tests {
         // A user's own statement of the CUDA they have is.
         assert_eq!(cuda("My CUDA version is 10.0.").as_deref(), Some("10.0"));
         assert_eq!(cuda("- CUDA  version: 11.2").as_deref(), Some("11.2"));
+        // A major alone counts, marked as such; a device ordinal does not.
+        assert_eq!(cuda("one possible solution is to upgrade cuda10 to cuda11").as_deref(), Some("10.0"));
+        assert!(ev("I use CUDA 11 on this box").cuda_in_log_major_only);
+        assert!(!ev("cudatoolkit 10.2").cuda_in_log_major_only);
+        assert_eq!(cuda("CUDA:0 (Tesla T4, 15102MiB)"), None);
+        assert_eq!(cuda("moved to cuda 1 then"), None);
         // A library's soname is not a CUDA version.
         let container = |t: &str| ev(t).container_in_log;
         assert_eq!(
@@ -670,6 +706,29 @@ mod tests {
             Some("qna-transformers_1  | ")
         );
         assert_eq!(container("epoch 1 | loss 0.3"), None);
+    }
+
+    #[test]
+    fn several_nodes_and_a_user_s_memory_remarks_are_read_from_the_log() {
+        let nodes = |t: &str| ev(t).multi_node;
+        assert_eq!(
+            nodes("ncclSystemError: System call failed when training on two remote nodes").as_deref(),
+            Some("two remote nodes")
+        );
+        assert!(nodes(
+            "INFO NET/Socket : Using\n[0]bond0:192.168.1.161<0>\n[1]br-05ab815fa14e:172.19.0.1<0>"
+        )
+        .is_some());
+        assert_eq!(nodes("torchrun --nnodes=2 --nproc_per_node=8 train.py").as_deref(), Some("--nnodes=2"));
+        assert_eq!(nodes("NET/Socket : Using [0]eth0:10.0.0.2<0>\nnode0 ready"), None);
+        let memory = |t: &str| ev(t).memory_hint;
+        assert_eq!(
+            memory("Starting w/ a lower batch size for all failure cases will succeed.").as_deref(),
+            Some("lower batch size for all failure cases will succeed")
+        );
+        assert_eq!(memory("but sometimes fail with correct OOM error").as_deref(), Some("OOM"));
+        assert_eq!(memory("I lowered the batch size but it still crashes"), None);
+        assert_eq!(memory("ZOOM in on the plot"), None);
     }
 
     #[test]

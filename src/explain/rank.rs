@@ -97,6 +97,8 @@ pub const RULES: &[Rule] = &[
     os_error_in_log,
     no_nvidia_gpu_in_log,
     nccl_env_in_log,
+    nccl_multi_node,
+    memory_hint_in_log,
     missing_dll_not_cudnn,
     shared_memory_request,
     wsl_in_log,
@@ -611,7 +613,10 @@ pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let ev = input.evidence;
     let (Some(cc), Some(cuda)) = (ev.compute_capability, ev.cuda_in_log) else { return vec![] };
     let Some(support) = input.table.arch_support(cc) else { return vec![] };
-    if cuda >= support.min_cuda {
+    // "CUDA 11" alone says nothing about 11.0 against 11.1: only a whole major too old counts.
+    let too_old =
+        if ev.cuda_in_log_major_only { cuda.major < support.min_cuda.major } else { cuda < support.min_cuda };
+    if !too_old {
         return vec![];
     }
     let name = ev.gpu_name.clone().unwrap_or_else(|| cc.sm());
@@ -1307,6 +1312,40 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// An NCCL failure in a job that spans several machines: NCCL must talk over an interface the
+/// nodes share, and with docker bridges, VPN or virtual interfaces present it may pick one the
+/// other node cannot reach. NCCL's maintainers answer these with NCCL_SOCKET_IFNAME
+/// (https://github.com/NVIDIA/nccl/issues/697, https://github.com/NVIDIA/nccl/issues/207,
+/// https://github.com/pytorch/pytorch/issues/17349); a container's small /dev/shm is a
+/// single-node problem.
+pub fn nccl_multi_node(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !input.signature.id.starts_with("nccl") || !has(input, Category::EnvVarMisconfig) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.multi_node.as_deref() else { return vec![] };
+    let mut out = vec![adj(
+        Category::EnvVarMisconfig,
+        3.0,
+        format!("the job spans several machines (\"{phrase}\"): NCCL needs the interface they share"),
+    )];
+    if has(input, Category::ContainerRuntime) {
+        out.push(adj(Category::ContainerRuntime, 0.5, "shared-memory limits concern ranks on one machine"));
+    }
+    out
+}
+
+/// The user says memory ran out, or that a smaller batch runs, around an error that memory
+/// pressure can cause (a cuDNN internal error, an illegal address from a failed allocation):
+/// https://github.com/pytorch/pytorch/issues/81620 (NVIDIA: cuDNN's internal error was an
+/// allocation failure), https://github.com/pytorch/pytorch/issues/21819.
+pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::Oom) || input.signature.causes.iter().all(|c| c.category == Category::Oom) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.memory_hint.as_deref() else { return vec![] };
+    vec![adj(Category::Oom, 4.0, format!("the log says \"{phrase}\""))]
+}
+
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
 /// NCCL_TOPO_FILE, NCCL_SOCKET_IFNAME…): for an NCCL error that a wrong setting explains, the
 /// setting. NCCL's maintainers read these lines first
@@ -1589,6 +1628,16 @@ mod tests {
         let new = rank(sig, &ev("11.3"), None, &BTreeSet::new(), t);
         assert!(new[0].facts.iter().all(|f| !f.contains("needs CUDA")));
         assert_ne!(new[0].category, Category::ArchUnsupported);
+        // "CUDA 11" alone may be 11.1: not held against an sm_86 card; "cuda10" is.
+        let major = |cuda: &str| LogEvidence { cuda_in_log_major_only: true, ..ev(cuda) };
+        assert_ne!(
+            rank(sig, &major("11.0"), None, &BTreeSet::new(), t)[0].category,
+            Category::ArchUnsupported
+        );
+        assert_eq!(
+            rank(sig, &major("10.0"), None, &BTreeSet::new(), t)[0].category,
+            Category::ArchUnsupported
+        );
     }
 
     #[test]
