@@ -65,6 +65,17 @@ pub struct LogEvidence {
     /// "cudatoolkit 11.3"): the CUDA the user has, to hold against a missing library's version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda_in_log: Option<CudaVersion>,
+    /// The cuDNN versions the log names as the ones the user has ("cuDNN: 8.1.1", "libcudnn 5.1",
+    /// "CUDA/cuDNN version: 10.2, 8.0.2"; a bare major from "libcudnn8", "I have installed
+    /// cudnn-9", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8"), each once, at most 8: to hold against
+    /// the cuDNN major a program asks for. A missing library's own name (libcudnn_ops.so.9) is not
+    /// one of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cudnn_in_log: Vec<Version>,
+    /// A TensorFlow graph op named around the error (`[Op:Conv2D]`, `[[{{node …}}]]`,
+    /// `Node: '…'`): the error came from a TensorFlow op that ran on a registered GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tf_op: Option<String>,
     /// The operating-system error a failed call reported ("Permission denied", "No space left on
     /// device").
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -96,11 +107,6 @@ pub struct LogEvidence {
     /// 2.1.2+cpu", "torch 2.0.1+cpu") or collect_env's "CUDA used to build PyTorch: None".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_build_in_log: Option<String>,
-    /// The cuDNN majors the log names as present or installed ("I have installed cudnn-9.2",
-    /// "libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8"), each once, in order; a missing
-    /// library's own name (libcudnn_ops.so.9) is not one of them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cudnn_majors_in_log: Vec<u64>,
     /// A PyTorch version the log names (`torch==2.0.0+cu118`, `pytorch version: 2.6.0+cu126`), as
     /// written: its CUDA wheels bring their own cuDNN (data/pytorch.toml pins).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -133,6 +139,8 @@ struct Patterns {
     tf_cudnn: Regex,
     cuda_in_log: Regex,
     driver_version: Regex,
+    cudnn_in_log: Regex,
+    tf_op: Regex,
     os_error: Regex,
     no_nvidia_gpu: Regex,
     cpu_build: Regex,
@@ -180,6 +188,12 @@ fn patterns() -> &'static Patterns {
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
             ),
+            // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
+            // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
+            cudnn_in_log: re(
+                r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?:?\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
+            ),
+            tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
@@ -354,6 +368,21 @@ pub fn extract(
         };
         ev.driver_version = text.parse().ok();
     }
+    // Every one named: the setup a user lists and the version they then installed can differ.
+    for c in p.cudnn_in_log.captures_iter(context).take(8) {
+        let v = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+            (Some(a), Some(b), _, _) | (_, _, Some(a), Some(b)) => {
+                format!("{}.{}", a.as_str(), b.as_str()).parse::<Version>().ok()
+            }
+            _ => None,
+        };
+        if let Some(v) = v.filter(|v| !ev.cudnn_in_log.contains(v)) {
+            ev.cudnn_in_log.push(v);
+        }
+    }
+    if let Some(m) = p.tf_op.find(context) {
+        ev.tf_op = Some(m.as_str().trim().to_string());
+    }
     if let Some(m) = p.container.find(context) {
         ev.container_in_log = Some(m.as_str().to_string());
     }
@@ -391,10 +420,12 @@ pub fn extract(
     if let Some(c) = p.symbol.captures(context) {
         ev.symbol = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string());
     }
+    // A bare major ("libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8") where no version with a
+    // minor of the same major was read.
     for c in p.cudnn_named.captures_iter(context) {
         if let Ok(major) = c[1].parse::<u64>() {
-            if !ev.cudnn_majors_in_log.contains(&major) {
-                ev.cudnn_majors_in_log.push(major);
+            if !ev.cudnn_in_log.iter().any(|v| v.major() == major) && ev.cudnn_in_log.len() < 8 {
+                ev.cudnn_in_log.push(Version::from_parts(&[major]));
             }
         }
     }
@@ -443,14 +474,21 @@ mod tests {
         extract(text, "", &[], None, table())
     }
 
+    fn majors(e: &LogEvidence) -> Vec<u64> {
+        let mut m: Vec<u64> = e.cudnn_in_log.iter().map(|v| v.major()).collect();
+        m.sort_unstable();
+        m.dedup();
+        m
+    }
+
     #[test]
     fn cudnn_and_torch_versions_named_by_the_user_are_read_but_not_a_missing_library_name() {
         let e = ev("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file\nOther issues said install libcudnn8. The thing is, I have installed cudnn-9.2 as per Nvidia's instructions.");
-        assert_eq!(e.cudnn_majors_in_log, vec![8, 9]);
+        assert_eq!(majors(&e), vec![8, 9]);
         let e = ev("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9}\ncudnn_ops_infer64_8.dll and cudnn64_9.dll; torch.backends.cudnn.version()");
-        assert!(e.cudnn_majors_in_log.is_empty());
-        assert_eq!(ev("#define CUDNN_MAJOR 8").cudnn_majors_in_log, vec![8]);
-        assert_eq!(ev("pip install nvidia-cudnn-cu12==9.1.0.70").cudnn_majors_in_log, vec![9]);
+        assert!(majors(&e).is_empty());
+        assert_eq!(majors(&ev("#define CUDNN_MAJOR 8")), vec![8]);
+        assert_eq!(majors(&ev("pip install nvidia-cudnn-cu12==9.1.0.70")), vec![9]);
         assert_eq!(
             ev("!pip install torch==2.0.0+cu118 torchvision==0.15.1+cu118").torch_in_log.as_deref(),
             Some("2.0.0+cu118")
@@ -552,6 +590,19 @@ mod tests {
         assert_eq!(cpu("YOLOv5 v4.0-14-gb75c432 torch 1.7.1 CPU"), None);
         assert_eq!(cpu("torch 2.1.2+cu121"), None);
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
+        let cudnn = |t: &str| ev(t).cudnn_in_log.first().map(|c| c.to_string());
+        assert_eq!(cudnn("cuDNN: 8.1.1").as_deref(), Some("8.1"));
+        assert_eq!(cudnn("the docs tell users to install libcudnn 5.1.").as_deref(), Some("5.1"));
+        assert_eq!(cudnn("- CUDA/cuDNN version: 10.2, 8.0.2").as_deref(), Some("8.0"));
+        assert_eq!(cudnn("cudnn 7.6.5 for cuda 10.1").as_deref(), Some("7.6"));
+        // A cuDNN archive named for its CUDA version, and a soname, say nothing of this.
+        assert_eq!(cudnn("cudnn-10.0-linux-x64-v7.6.3.30"), None);
+        assert_eq!(cudnn("ImportError: libcudnn.so.6: cannot open shared object file"), None);
+        assert_eq!(ev("I had cuDNN 5.1, so I installed libcudnn 6.0 instead").cudnn_in_log.len(), 2);
+        let op = |t: &str| ev(t).tf_op;
+        assert_eq!(op("DNN library is not found. [Op:Conv2D]").as_deref(), Some("[Op:Conv2D]"));
+        assert_eq!(op("\t [[{{node conv2d/Conv2D}}]]").as_deref(), Some("[[{{node conv2d/Conv2D}}"));
+        assert_eq!(op("Original error: UNIMPLEMENTED: DNN library is not found."), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);

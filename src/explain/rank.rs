@@ -78,8 +78,10 @@ pub const RULES: &[Rule] = &[
     driver_cuda_version,
     driver_module_vs_libraries,
     driver_loaded,
+    driver_mismatch_elsewhere_in_log,
     cpu_only_builds,
     cpu_build_in_log,
+    cuda_loading_elsewhere_in_log,
     gpu_visibility,
     containers,
     container_errors_elsewhere_in_log,
@@ -87,7 +89,8 @@ pub const RULES: &[Rule] = &[
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_cudnn_library,
-    missing_cudnn_vs_log,
+    cudnn_named_vs_missing,
+    tf_op_ran_on_gpu,
     missing_library_present_in_log,
     symbol_origin,
     unversioned_library_name,
@@ -202,6 +205,24 @@ pub fn memory_in_use(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// Another error of the same log, one of `ids`, settles `category` for this one: raise it by
+/// `factor`, saying which (`what` completes "the same log also reports …").
+fn settled_elsewhere(
+    input: &RuleInput<'_>,
+    ids: &[&str],
+    category: Category,
+    factor: f64,
+    what: &str,
+) -> Vec<Adjustment> {
+    if ids.contains(&input.signature.id.as_str()) || !has(input, category) {
+        return vec![];
+    }
+    match ids.iter().find(|id| input.seen.contains(*id)) {
+        Some(id) => vec![adj(category, factor, format!("the same log also reports {what} ({id})"))],
+        None => vec![],
+    }
+}
+
 /// Another error of the same log says memory ran out.
 pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     const OOM: [&str; 5] = [
@@ -211,15 +232,7 @@ pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         "cudnn-alloc-failed",
         "cublas-alloc-failed",
     ];
-    if OOM.contains(&input.signature.id.as_str()) || !has(input, Category::Oom) {
-        return vec![];
-    }
-    match OOM.iter().find(|id| input.seen.contains(*id)) {
-        Some(id) => {
-            vec![adj(Category::Oom, 4.0, format!("the same log also reports running out of memory ({id})"))]
-        }
-        None => vec![],
-    }
+    settled_elsewhere(input, &OOM, Category::Oom, 4.0, "running out of memory")
 }
 
 /// The figures of an out-of-memory message.
@@ -417,17 +430,7 @@ pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment>
         "torch-cudnn-version-incompatibility",
         "cudnn-version-mismatch-status",
     ];
-    if MISMATCH.contains(&input.signature.id.as_str()) || !has(input, Category::CudnnVersionMismatch) {
-        return vec![];
-    }
-    match MISMATCH.iter().find(|id| input.seen.contains(*id)) {
-        Some(id) => vec![adj(
-            Category::CudnnVersionMismatch,
-            4.0,
-            format!("the same log also reports a cuDNN version mismatch ({id})"),
-        )],
-        None => vec![],
-    }
+    settled_elsewhere(input, &MISMATCH, Category::CudnnVersionMismatch, 4.0, "a cuDNN version mismatch")
 }
 
 /// A version check that names the library it found too old (JAX's "Found cuDNN version 8600, but
@@ -743,6 +746,46 @@ pub fn driver_loaded(input: &RuleInput<'_>) -> Vec<Adjustment> {
         )],
         None => vec![],
     }
+}
+
+/// Another error of the same log says the kernel module and the user-space driver libraries are
+/// of different releases (TensorFlow's "kernel version X does not match DSO version Y" printed a
+/// few lines under "failed call to cuInit: CUDA_ERROR_NO_DEVICE"): the other errors follow from it.
+pub fn driver_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const MISMATCH: [&str; 3] =
+        ["tf-kernel-dso-mismatch", "nvml-driver-library-mismatch", "cuda-system-driver-mismatch"];
+    let what = "that the driver's kernel module and libraries differ";
+    settled_elsewhere(input, &MISMATCH, Category::DriverLibraryMismatch, 10.0, what)
+}
+
+/// The same log shows the framework loading CUDA (a library it could not open, a failed cuInit):
+/// it is a CUDA build, so a CPU-only build does not explain a missing GPU; a failed cuInit points
+/// at the driver.
+pub fn cuda_loading_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CpuOnlyBuild) {
+        return vec![];
+    }
+    const LOADING: [&str; 5] = [
+        "tf-could-not-load-library",
+        "loader-cuda-lib-missing",
+        "loader-libcudnn-missing",
+        "cuinit-failed",
+        "cuda-no-device",
+    ];
+    let Some(id) = LOADING.iter().find(|id| input.seen.contains(*id)) else { return vec![] };
+    let mut out = vec![adj(
+        Category::CpuOnlyBuild,
+        0.2,
+        format!("the same log shows a CUDA build loading CUDA ({id})"),
+    )];
+    if matches!(*id, "cuinit-failed" | "cuda-no-device") && has(input, Category::DriverNotLoaded) {
+        out.push(adj(
+            Category::DriverNotLoaded,
+            3.0,
+            format!("the same log shows CUDA failing to start ({id})"),
+        ));
+    }
+    out
 }
 
 /// CPU-only framework builds.
@@ -1127,41 +1170,72 @@ fn torch_cudnn_major(torch: &str) -> Option<(u64, String)> {
 }
 
 /// A missing cuDNN library of one major while the log names the cuDNN that is there: the user's
-/// own words ("I have installed cudnn-9.2", "libcudnn8"), or a PyTorch whose CUDA wheels bring a
-/// cuDNN. Another major is a version mismatch (CTranslate2 4.5 wants cuDNN 9 next to a torch with
-/// cuDNN 8: https://github.com/m-bain/whisperX/issues/901; CTranslate2 4.4 wants cuDNN 8 on a
-/// machine with 9.2: https://github.com/SYSTRAN/faster-whisper/issues/885); the same major is
-/// installed where the loader does not look (pip's nvidia/cudnn/lib next to torch 2.5:
-/// https://github.com/OpenNMT/CTranslate2/issues/1826). With a machine's facts, `missing_library`
-/// decides instead.
-pub fn missing_cudnn_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+/// own words ("I have installed cudnn-9.2", "libcudnn8", "cuDNN: 8.0.2"), or a PyTorch whose CUDA
+/// wheels bring a cuDNN. Another major is a version mismatch (CTranslate2 4.5 wants cuDNN 9 next to
+/// a torch with cuDNN 8: https://github.com/m-bain/whisperX/issues/901; CTranslate2 4.4 wants
+/// cuDNN 8 on a machine with 9.2: https://github.com/SYSTRAN/faster-whisper/issues/885; TensorFlow
+/// 2.3 asks for libcudnn.so.7 next to cuDNN 8: https://github.com/tensorflow/tensorflow/issues/42309);
+/// the same major is installed where the loader does not look (pip's nvidia/cudnn/lib next to
+/// torch 2.5: https://github.com/OpenNMT/CTranslate2/issues/1826). A user naming the cuDNN they have
+/// lowers "not installed" for any cuDNN error. With a machine's facts, `missing_library` decides.
+pub fn cudnn_named_vs_missing(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() {
         return vec![];
     }
-    let Some(file) = input.evidence.library.as_deref() else { return vec![] };
-    let Some(wanted) = cudnn_major_wanted(file) else { return vec![] };
+    let ev = input.evidence;
     let mut present: Vec<(u64, String)> =
-        input.evidence.cudnn_majors_in_log.iter().map(|&m| (m, format!("the log names cuDNN {m}"))).collect();
-    if let Some(t) = input.evidence.torch_in_log.as_deref().and_then(torch_cudnn_major) {
+        ev.cudnn_in_log.iter().map(|v| (v.major(), format!("the log names cuDNN {v}"))).collect();
+    let user_named = present.first().map(|(_, fact)| fact.clone());
+    if let Some(t) = ev.torch_in_log.as_deref().and_then(torch_cudnn_major) {
         present.push(t);
     }
-    if let Some((_, fact)) = present.iter().find(|(m, _)| *m != wanted) {
-        return vec![adj(
-            Category::CudnnVersionMismatch,
+    let mut out = Vec::new();
+    let wanted = ev.library.as_deref().and_then(|f| cudnn_major_wanted(f).map(|m| (f, m)));
+    let Some((file, major)) = wanted else {
+        if let (Some(fact), true) = (user_named, has(input, Category::CudnnMissing)) {
+            out.push(adj(Category::CudnnMissing, 0.3, format!("{fact}: cuDNN is installed")));
+        }
+        return out;
+    };
+    if let Some((_, fact)) = present.iter().find(|(m, _)| *m != major) {
+        if has(input, Category::CudnnMissing) {
+            out.push(adj(Category::CudnnMissing, 0.3, fact.clone()));
+        }
+        if has(input, Category::CudnnVersionMismatch) {
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                4.0,
+                format!("{file} is cuDNN {major}, and {fact}: the program was built for another cuDNN major"),
+            ));
+        }
+    } else if let Some((_, fact)) = present.first() {
+        if has(input, Category::CudnnMissing) {
+            out.push(adj(Category::CudnnMissing, 0.4, fact.clone()));
+        }
+        out.push(adj(
+            Category::LibraryNotFound,
             4.0,
-            format!("{file} is cuDNN {wanted}, and {fact}: the program was built for another cuDNN major"),
-        )];
-    }
-    let Some((_, fact)) = present.first() else { return vec![] };
-    let mut out = vec![adj(
-        Category::LibraryNotFound,
-        4.0,
-        format!("{file} is cuDNN {wanted}, and {fact}: it is installed where the loader does not look"),
-    )];
-    if has(input, Category::CudnnMissing) {
-        out.push(adj(Category::CudnnMissing, 0.4, fact.clone()));
+            format!("{file} is cuDNN {major}, and {fact}: it is installed where the loader does not look"),
+        ));
     }
     out
+}
+
+/// A cuDNN failure reported by a TensorFlow op (`[Op:Conv2D]`, `[[{{node …}}]]`): TensorFlow
+/// registers a GPU only after it has opened cuDNN (otherwise it prints "Cannot dlopen some GPU
+/// libraries … Skipping registering GPU devices" and the op runs on the CPU), so cuDNN was found
+/// and failed to initialize: another version than the build's, or no memory for it
+/// (https://github.com/apapiu/guided-diffusion-keras/issues/8, https://github.com/tensorflow/text/issues/1167).
+pub fn tf_op_ran_on_gpu(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id != "tf-dnn-library-not-found" {
+        return vec![];
+    }
+    let Some(op) = input.evidence.tf_op.as_deref() else { return vec![] };
+    vec![adj(
+        Category::CudnnMissing,
+        0.3,
+        format!("the error comes from a TensorFlow op on the GPU ({op}): TensorFlow only registers a GPU once cuDNN is loaded"),
+    )]
 }
 
 /// The log itself shows the missing library at a path (a `find`/`locate` result): it is
@@ -1205,15 +1279,31 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(phrase) = input.evidence.no_nvidia_gpu.as_deref() else { return vec![] };
-    let lists_it = input
-        .signature
-        .causes
-        .iter()
-        .any(|c| c.category == Category::Other && c.why.to_lowercase().contains("no nvidia gpu"));
-    if !lists_it {
+    // The cause that a machine without an NVIDIA GPU explains (`other`; for "Torch not compiled
+    // with CUDA enabled" too, https://github.com/NVlabs/neuralrgbd/issues/24: no GPU, a CPU torch
+    // installed on purpose, the code calling .cuda()).
+    let Some(cause) = input.signature.causes.iter().find(|c| {
+        let why = c.why.to_lowercase();
+        why.contains("no nvidia gpu") || why.contains("without an nvidia gpu")
+    }) else {
+        return vec![];
+    };
+    // "I run it on the CPU" says what happens, not what the machine has: where a CPU-only build is
+    // a cause, a GPU machine with a CPU torch reads the same.
+    if has(input, Category::CpuOnlyBuild) && phrase.to_lowercase().contains("cpu") {
         return vec![];
     }
-    vec![adj(Category::Other, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))]
+    let mut out = vec![adj(cause.category, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))];
+    if cause.category != Category::CpuOnlyBuild && has(input, Category::CpuOnlyBuild) {
+        out.push(adj(
+            Category::CpuOnlyBuild,
+            0.25,
+            format!(
+                "the log says \"{phrase}\": a CPU build is the right one for a machine without an NVIDIA GPU"
+            ),
+        ));
+    }
+    out
 }
 
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
@@ -1479,6 +1569,15 @@ mod tests {
             Category::ContainerRuntime
         );
         assert_eq!(rank(sig, &ev, None, &BTreeSet::new(), t)[0].category, Category::Other);
+        // A CPU-only torch on a machine without a GPU is no broken install; "running it on the CPU"
+        // alone does not say the machine has no GPU.
+        let cpu_torch = t.by_id("torch-not-compiled-with-cuda").unwrap();
+        assert_eq!(rank(cpu_torch, &ev, None, &BTreeSet::new(), t)[0].category, Category::CpuOnlyBuild);
+        let laptop = LogEvidence {
+            no_nvidia_gpu: Some("My laptop doesn't have an NVIDIA GPU".into()),
+            ..LogEvidence::default()
+        };
+        assert_eq!(rank(cpu_torch, &laptop, None, &BTreeSet::new(), t)[0].category, Category::Other);
         // NCCL's `other` is the network, not a missing GPU: left alone.
         let nccl = t.by_id("nccl-timeout").unwrap();
         assert!(no_nvidia_gpu_in_log(&RuleInput {
@@ -1619,6 +1718,12 @@ mod tests {
         let jax =
             format!("{handle}\nXlaRuntimeError                           Traceback (most recent call last)");
         assert_eq!(top(&jax).1, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn a_header_runtime_compilation_cannot_find_is_a_missing_install() {
+        let text = "cupy.cuda.compiler.CompileException: /tmp/tmpiatufk20/d1a4.cubin.cu(56): catastrophic error: cannot open source file \"cuda_runtime.h\"";
+        assert_eq!(top(text), ("nvrtc-header-not-found".to_string(), Category::LibraryNotFound));
     }
 
     #[test]
@@ -1797,5 +1902,50 @@ mod tests {
         assert_eq!(top(nvml), ("nvml-could-not-load".into(), Category::ContainerRuntime));
         let cdi = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all";
         assert_eq!(top(cdi), ("cdi-unresolvable".into(), Category::ContainerRuntime));
+    }
+
+    #[test]
+    fn a_kernel_module_and_libcuda_of_different_releases_explain_no_device() {
+        let log = "E cuda_driver.cc:406] failed call to cuInit: CUDA_ERROR_NO_DEVICE\n\
+                   I cuda_diagnostics.cc:189] libcuda reported version is: 375.66.0\n\
+                   I cuda_diagnostics.cc:193] kernel reported version is: 384.130.0\n\
+                   I cuda_diagnostics.cc:150] hostname: box\n\
+                   E cuda_diagnostics.cc:303] kernel version 384.130.0 does not match DSO version 375.66.0 -- cannot find working devices in this configuration";
+        assert_eq!(top(log), ("cuda-no-device".into(), Category::DriverLibraryMismatch));
+        // Alone, a missing device is still most often a visibility setting.
+        assert_eq!(top("failed call to cuInit: CUDA_ERROR_NO_DEVICE").1, Category::EnvVarMisconfig);
+    }
+
+    #[test]
+    fn a_missing_cudnn_of_another_major_than_the_setup_lists_is_a_version_mismatch() {
+        let other = "- CUDA/cuDNN version: 10.2, 8.0.2\nCould not load dynamic library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No such file or directory";
+        assert_eq!(top(other).1, Category::CudnnVersionMismatch);
+        let same = "cuDNN 7.6.5 is installed\nCould not load dynamic library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No such file or directory";
+        assert_eq!(top(same).1, Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn a_cudnn_failure_of_a_tensorflow_op_is_not_a_missing_cudnn() {
+        assert_eq!(top("UNIMPLEMENTED: DNN library is not found.").1, Category::CudnnMissing);
+        let op =
+            "Node: 'model/conv2d/Conv2D'\nDNN library is not found.\n\t [[{{node model/conv2d/Conv2D}}]]";
+        assert_eq!(top(op).1, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn tensorflow_seeing_no_gpu_without_loader_errors_is_a_cpu_only_build() {
+        let check = "print(tf.config.list_physical_devices('GPU'))\n[]";
+        assert_eq!(top(check), ("tf-gpu-check".into(), Category::CpuOnlyBuild));
+        let dlopen = "print(tf.config.list_physical_devices('GPU'))\nW gpu_device.cc:2365] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed";
+        assert_eq!(top(dlopen).1, Category::LibraryNotFound);
+        let cuinit = "print(tf.config.list_physical_devices('GPU'))\nE cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected";
+        assert_eq!(top(cuinit).0, "cuda-no-device");
+    }
+
+    #[test]
+    fn modprobe_refusing_the_nvidia_module_is_the_driver_not_loading() {
+        // Secure Boot's "Key was rejected by service", or a module built for another kernel.
+        let modprobe = "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service";
+        assert_eq!(top(modprobe), ("driver-module-missing".into(), Category::DriverNotLoaded));
     }
 }
