@@ -66,10 +66,10 @@ pub fn facts_elsewhere(
             !log.is_empty() && (h.contains(&log) || log.contains(&h))
         };
         if !here.is_empty() && !here.iter().any(matches) {
-            return Some(format!("the log names a {named} and this machine has {}", here.join(", ")));
+            return Some(format!("the log names the GPU {named} and this machine has {}", here.join(", ")));
         }
         if no_gpu_here && needs_gpu {
-            return Some(format!("the log names a {named} and this machine has no NVIDIA GPU"));
+            return Some(format!("the log names the GPU {named} and this machine has no NVIDIA GPU"));
         }
     }
     if no_gpu_here && needs_gpu {
