@@ -3,7 +3,7 @@
 //! cuDNN versions, the missing library, the Xid number. Pure functions over the error's context.
 
 use super::SignatureTable;
-use crate::version::{ComputeCapability, CudaVersion, Version};
+use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use regex::Regex;
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -56,6 +56,11 @@ pub struct LogEvidence {
     /// CUDA_VISIBLE_DEVICES as the log shows it being set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda_visible_devices: Option<String>,
+    /// The NVIDIA driver version the log names ("my driver version is 470.141.03", nvidia-smi's
+    /// "Driver Version: 525.147.05", "the driver is 525"); a bare branch is read as that branch's
+    /// newest release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver_version: Option<DriverVersion>,
     /// A CUDA version the log names around the error ("cuda12.1", "CUDA Version: 12.4",
     /// "cudatoolkit 11.3"): the CUDA the user has, to hold against a missing library's version.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,6 +69,17 @@ pub struct LogEvidence {
     /// and only its major may be compared.
     #[serde(skip)]
     pub cuda_in_log_major_only: bool,
+    /// The cuDNN versions the log names as the ones the user has ("cuDNN: 8.1.1", "libcudnn 5.1",
+    /// "CUDA/cuDNN version: 10.2, 8.0.2"; a bare major from "libcudnn8", "I have installed
+    /// cudnn-9", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8"), each once, at most 8: to hold against
+    /// the cuDNN major a program asks for. A missing library's own name (libcudnn_ops.so.9) is not
+    /// one of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cudnn_in_log: Vec<Version>,
+    /// A TensorFlow graph op named around the error (`[Op:Conv2D]`, `[[{{node …}}]]`,
+    /// `Node: '…'`): the error came from a TensorFlow op that ran on a registered GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tf_op: Option<String>,
     /// The operating-system error a failed call reported ("Permission denied", "No space left on
     /// device").
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,10 +92,29 @@ pub struct LogEvidence {
     /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container_in_log: Option<String>,
+    /// The log shows Windows Subsystem for Linux (`WSL2`, a `-microsoft-standard-WSL2` kernel,
+    /// `/usr/lib/wsl/lib`): the driver lives on the Windows side and libcuda comes from there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wsl_in_log: Option<String>,
+    /// The log shows native Windows (`Windows 10`, a `C:\` path, `nvidia-smi.exe`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub windows_in_log: Option<String>,
+    /// An nvidia-smi table or query shows a GPU in an exclusive compute mode (`E. Process`,
+    /// `Exclusive_Process`, `E. Thread`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclusive_compute_mode: Option<String>,
     /// Where the log shows the library the loader could not find (a `find`/`locate` result after
     /// the error): it exists, the loader just does not look there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub library_found_at: Option<String>,
+    /// The log shows the installed PyTorch is a CPU build: a `+cpu` wheel version ("you have
+    /// 2.1.2+cpu", "torch 2.0.1+cpu") or collect_env's "CUDA used to build PyTorch: None".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_build_in_log: Option<String>,
+    /// A PyTorch version the log names (`torch==2.0.0+cu118`, `pytorch version: 2.6.0+cu126`), as
+    /// written: its CUDA wheels bring their own cuDNN (data/pytorch.toml pins).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub torch_in_log: Option<String>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,6 +128,9 @@ pub struct LogEvidence {
     /// error", "a lower batch size … will succeed"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_hint: Option<String>,
+    /// The log comes from JAX (an `XlaRuntimeError`, a `jaxlib` or `jax/_src` frame): the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jax_in_log: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -105,6 +143,8 @@ struct Patterns {
     total: Regex,
     free: Regex,
     process: Regex,
+    xla_memory: Regex,
+    jax: Regex,
     found_version: Regex,
     torch_cudnn_tuple: Regex,
     torch_cudnn_int: Regex,
@@ -112,9 +152,16 @@ struct Patterns {
     tf_cudnn: Regex,
     cuda_in_log: Regex,
     cuda_major_in_log: Regex,
+    driver_version: Regex,
+    cudnn_in_log: Regex,
+    tf_op: Regex,
     os_error: Regex,
     no_nvidia_gpu: Regex,
+    cpu_build: Regex,
     container: Regex,
+    wsl: Regex,
+    windows: Regex,
+    exclusive: Regex,
     nvml: Regex,
     visible: Regex,
     symbol: Regex,
@@ -122,6 +169,8 @@ struct Patterns {
     nccl_env: Regex,
     multi_node: Regex,
     memory_hint: Regex,
+    cudnn_named: Regex,
+    torch_named: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -135,6 +184,10 @@ fn patterns() -> &'static Patterns {
             total: re(r"([\d.]+) ?(GiB|MiB) total capacity|total capacity of ([\d.]+) ?(GiB|MiB)"),
             free: re(r"(?:; |of which )([\d.]+) ?(GiB|MiB|KiB|bytes) (?:is )?free"),
             process: re(r"this process has ([\d.]+) ?(GiB|MiB|KiB|bytes) memory in use"),
+            // XLA's cuda_dnn.cc after a failed cuDNN handle: "Memory usage: 707198976 bytes free,
+            // 4231397376 bytes total."
+            xla_memory: re(r"Memory usage: (\d+) bytes free, (\d+) bytes total"),
+            jax: re(r"\b(?:XlaRuntimeError|jaxlib|jax[/.]_src|import jax)\b"),
             found_version: re(r"found version (\d{4,5})\b"),
             torch_cudnn_tuple: re(
                 r"compiled\s+against \((\d+), (\d+), (\d+)\) but found runtime version \((\d+), (\d+), (\d+)\)",
@@ -143,19 +196,38 @@ fn patterns() -> &'static Patterns {
             caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
             tf_cudnn: re(r"Loaded runtime CuDNN library:? ([\d.]+) but source was compiled with:? ([\d.]+)"),
             // Not nvidia-smi's "CUDA Version: 12.4": that is what the driver supports, not what
-            // is installed. A user's own "my CUDA version is 10.0" is.
+            // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
+            // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b",
             ),
             // "cuda10", "CUDA 11", "cuda_toolkit 10": a major alone, as people write it in prose.
             // Majors 7-19 only: "CUDA 0"/"cuda:1" name devices, not releases.
             cuda_major_in_log: re(r"(?i)\b(?:cuda|cudatoolkit|cuda[ _-]toolkit)[ _-]?(7|8|9|1\d)\b(?:[^.\d]|$)"),
+            driver_version: re(
+                r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
+            ),
+            // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
+            // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
+            cudnn_in_log: re(
+                r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?:?\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
+            ),
+            tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
-            container: re(r"\bdocker(?:-compose| compose)? (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b"),
+            // `docker compose --profile x up` has options before the verb; a compose service's
+            // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
+            container: re(
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| ",
+            ),
+            wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
+            windows: re(r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b"),
+            exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc)) (?:don'?t|do not|doesn'?t|does not) have (?:an? |any )?(?:nvidia |cuda )?(?:gpu|graphics card)|intel (?:hd|uhd|iris) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
+            // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
+            cpu_build: re(r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None"),
             nvml: re(r"NVML library version: ([\d.]+)"),
             nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
             multi_node: re(
@@ -163,6 +235,14 @@ fn patterns() -> &'static Patterns {
             ),
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
+            ),
+            // A major of 5 to 9 standing alone ("cudnn64_9.dll" and "libcudnn_ops.so.9" do not
+            // match: a digit or a letter follows, or "_ops" comes between).
+            cudnn_named: re(
+                r"(?i)(?:^|[^\w.])(?:nvidia-cudnn-cu1\d[ \t]*==[ \t]*|(?:lib)?cudnn(?:_major)?[ \t_=-]*(?:version[ \t:]*)?v?)([5-9])(?:\.\d{1,2})*\b",
+            ),
+            torch_named: re(
+                r"(?i)(?:^|[^\w.])(?:py)?torch(?:[ \t]+version)?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?(?:\+cu\d{2,3})?)",
             ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
@@ -270,6 +350,12 @@ pub fn extract(
     if let Some(c) = p.process.captures(context) {
         ev.process_mib = mib(&c[1], &c[2]);
     }
+    if ev.free_mib.is_none() && ev.total_mib.is_none() {
+        if let Some(c) = p.xla_memory.captures(context) {
+            ev.free_mib = mib(&c[1], "bytes");
+            ev.total_mib = mib(&c[2], "bytes");
+        }
+    }
     if let Some(c) = p.found_version.captures(context) {
         ev.driver_cuda = c[1].parse::<i64>().ok().and_then(CudaVersion::from_int);
     }
@@ -287,7 +373,7 @@ pub fn extract(
         ev.cudnn_compiled = cudnn_from_text(c[2].trim_end_matches('.'));
     }
     if let Some(c) = p.cuda_in_log.captures(context) {
-        ev.cuda_in_log = match (c.get(1), c.get(2), c.get(3)) {
+        ev.cuda_in_log = match (c.get(1).or(c.get(4)), c.get(2).or(c.get(5)), c.get(3)) {
             (Some(a), Some(b), _) => format!("{}.{}", a.as_str(), b.as_str()).parse().ok(),
             // A wheel tag: +cu92, +cu101, +cu118.
             (_, _, Some(tag)) => {
@@ -300,11 +386,48 @@ pub fn extract(
         ev.cuda_in_log = format!("{}.0", &c[1]).parse().ok();
         ev.cuda_in_log_major_only = ev.cuda_in_log.is_some();
     }
+    if let Some(m) = p.jax.find(context) {
+        ev.jax_in_log = Some(m.as_str().to_string());
+    }
+    if let Some(c) = p.driver_version.captures(context) {
+        let text = match c.get(2) {
+            Some(rest) => format!("{}{}", &c[1], rest.as_str()),
+            None => format!("{}.999.99", &c[1]),
+        };
+        ev.driver_version = text.parse().ok();
+    }
+    // Every one named: the setup a user lists and the version they then installed can differ.
+    for c in p.cudnn_in_log.captures_iter(context).take(8) {
+        let v = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+            (Some(a), Some(b), _, _) | (_, _, Some(a), Some(b)) => {
+                format!("{}.{}", a.as_str(), b.as_str()).parse::<Version>().ok()
+            }
+            _ => None,
+        };
+        if let Some(v) = v.filter(|v| !ev.cudnn_in_log.contains(v)) {
+            ev.cudnn_in_log.push(v);
+        }
+    }
+    if let Some(m) = p.tf_op.find(context) {
+        ev.tf_op = Some(m.as_str().trim().to_string());
+    }
     if let Some(m) = p.container.find(context) {
         ev.container_in_log = Some(m.as_str().to_string());
     }
+    if let Some(m) = p.wsl.find(context) {
+        ev.wsl_in_log = Some(m.as_str().to_string());
+    }
+    if let Some(m) = p.windows.find(context) {
+        ev.windows_in_log = Some(m.as_str().to_string());
+    }
+    if let Some(m) = p.exclusive.find(context) {
+        ev.exclusive_compute_mode = Some(m.as_str().to_string());
+    }
     if let Some(m) = p.no_nvidia_gpu.find(context) {
         ev.no_nvidia_gpu = Some(m.as_str().to_string());
+    }
+    if let Some(m) = p.cpu_build.find(context) {
+        ev.cpu_build_in_log = Some(m.as_str().to_string());
     }
     if let Some(c) = p.os_error.captures(context) {
         ev.os_error = Some(c[1].to_string());
@@ -326,6 +449,18 @@ pub fn extract(
     }
     if let Some(c) = p.symbol.captures(context) {
         ev.symbol = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string());
+    }
+    // A bare major ("libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8") where no version with a
+    // minor of the same major was read.
+    for c in p.cudnn_named.captures_iter(context) {
+        if let Ok(major) = c[1].parse::<u64>() {
+            if !ev.cudnn_in_log.iter().any(|v| v.major() == major) && ev.cudnn_in_log.len() < 8 {
+                ev.cudnn_in_log.push(Version::from_parts(&[major]));
+            }
+        }
+    }
+    if let Some(c) = p.torch_named.captures(context) {
+        ev.torch_in_log = Some(c[1].to_string());
     }
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
@@ -367,6 +502,30 @@ mod tests {
 
     fn ev(text: &str) -> LogEvidence {
         extract(text, "", &[], None, table())
+    }
+
+    fn majors(e: &LogEvidence) -> Vec<u64> {
+        let mut m: Vec<u64> = e.cudnn_in_log.iter().map(|v| v.major()).collect();
+        m.sort_unstable();
+        m.dedup();
+        m
+    }
+
+    #[test]
+    fn cudnn_and_torch_versions_named_by_the_user_are_read_but_not_a_missing_library_name() {
+        let e = ev("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file\nOther issues said install libcudnn8. The thing is, I have installed cudnn-9.2 as per Nvidia's instructions.");
+        assert_eq!(majors(&e), vec![8, 9]);
+        let e = ev("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9}\ncudnn_ops_infer64_8.dll and cudnn64_9.dll; torch.backends.cudnn.version()");
+        assert!(majors(&e).is_empty());
+        assert_eq!(majors(&ev("#define CUDNN_MAJOR 8")), vec![8]);
+        assert_eq!(majors(&ev("pip install nvidia-cudnn-cu12==9.1.0.70")), vec![9]);
+        assert_eq!(
+            ev("!pip install torch==2.0.0+cu118 torchvision==0.15.1+cu118").torch_in_log.as_deref(),
+            Some("2.0.0+cu118")
+        );
+        assert_eq!(ev("pytorch version: 2.6.0+cu126").torch_in_log.as_deref(), Some("2.6.0+cu126"));
+        assert_eq!(ev("torch==2.5.1").torch_in_log.as_deref(), Some("2.5.1"));
+        assert_eq!(ev("File torch/cuda/__init__.py, torchvision 0.15.1").torch_in_log, None);
     }
 
     #[test]
@@ -429,6 +588,7 @@ mod tests {
         assert!(!ev("cudatoolkit 10.2").cuda_in_log_major_only);
         assert_eq!(cuda("CUDA:0 (Tesla T4, 15102MiB)"), None);
         assert_eq!(cuda("moved to cuda 1 then"), None);
+        assert_eq!(cuda("- CUDA  version: 11.2").as_deref(), Some("11.2"));
         // A library's soname is not a CUDA version.
         let container = |t: &str| ev(t).container_in_log;
         assert_eq!(
@@ -447,7 +607,38 @@ mod tests {
             Some("My laptop doesn't have an NVIDIA GPU")
         );
         assert_eq!(no_gpu("tensorflow: no GPU devices found; falling back to CPU"), None);
+        assert_eq!(
+            no_gpu("I don't have any NVIDIA adapter on my laptop since it supports Intel").as_deref(),
+            Some("I don't have any NVIDIA adapter")
+        );
+        assert_eq!(no_gpu("The server has no dedicated GPU").as_deref(), Some("no dedicated GPU"));
+        assert_eq!(no_gpu("I have an NVIDIA adapter"), None);
+        let cpu = |t: &str| ev(t).cpu_build_in_log;
+        assert_eq!(
+            cpu("PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)").as_deref(),
+            Some("2.1.2+cpu")
+        );
+        assert_eq!(cpu("torch==2.6.0.dev20241112+cpu").as_deref(), Some("2.6.0.dev20241112+cpu"));
+        assert_eq!(
+            cpu("CUDA used to build PyTorch: None").as_deref(),
+            Some("CUDA used to build PyTorch: None")
+        );
+        assert_eq!(cpu("YOLOv5 v4.0-14-gb75c432 torch 1.7.1 CPU"), None);
+        assert_eq!(cpu("torch 2.1.2+cu121"), None);
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
+        let cudnn = |t: &str| ev(t).cudnn_in_log.first().map(|c| c.to_string());
+        assert_eq!(cudnn("cuDNN: 8.1.1").as_deref(), Some("8.1"));
+        assert_eq!(cudnn("the docs tell users to install libcudnn 5.1.").as_deref(), Some("5.1"));
+        assert_eq!(cudnn("- CUDA/cuDNN version: 10.2, 8.0.2").as_deref(), Some("8.0"));
+        assert_eq!(cudnn("cudnn 7.6.5 for cuda 10.1").as_deref(), Some("7.6"));
+        // A cuDNN archive named for its CUDA version, and a soname, say nothing of this.
+        assert_eq!(cudnn("cudnn-10.0-linux-x64-v7.6.3.30"), None);
+        assert_eq!(cudnn("ImportError: libcudnn.so.6: cannot open shared object file"), None);
+        assert_eq!(ev("I had cuDNN 5.1, so I installed libcudnn 6.0 instead").cudnn_in_log.len(), 2);
+        let op = |t: &str| ev(t).tf_op;
+        assert_eq!(op("DNN library is not found. [Op:Conv2D]").as_deref(), Some("[Op:Conv2D]"));
+        assert_eq!(op("\t [[{{node conv2d/Conv2D}}]]").as_deref(), Some("[[{{node conv2d/Conv2D}}"));
+        assert_eq!(op("Original error: UNIMPLEMENTED: DNN library is not found."), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);
@@ -475,6 +666,69 @@ mod tests {
         assert_eq!(memory("but sometimes fail with correct OOM error").as_deref(), Some("OOM"));
         assert_eq!(memory("I lowered the batch size but it still crashes"), None);
         assert_eq!(memory("ZOOM in on the plot"), None);
+    }
+
+    #[test]
+    fn the_free_memory_xla_prints_after_a_failed_cudnn_handle_is_read() {
+        let e = ev("E cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.");
+        assert_eq!(e.free_mib.map(|m| m.round()), Some(2503.0));
+        assert_eq!(e.total_mib.map(|m| m.round()), Some(11944.0));
+        assert_eq!(e.requested_mib, None);
+    }
+
+    #[test]
+    fn a_jax_traceback_is_recognised() {
+        let e = ev(
+            "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.",
+        );
+        assert_eq!(e.jax_in_log.as_deref(), Some("jaxlib"));
+        assert_eq!(
+            ev("tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle").jax_in_log,
+            None
+        );
+    }
+
+    #[test]
+    fn driver_versions_and_environment_hints_are_read_from_the_log() {
+        let driver = |t: &str| ev(t).driver_version.map(|d| d.to_string());
+        assert_eq!(driver("My driver version is 470.141.03 with CUDA 11.7.").as_deref(), Some("470.141.03"));
+        assert_eq!(
+            driver("| NVIDIA-SMI 525.147.05   Driver Version: 525.147.05   CUDA Version: 12.0 |").as_deref(),
+            Some("525.147.05")
+        );
+        // A bare branch stands for its newest release.
+        assert_eq!(
+            driver("the version of the driver is 525 and the cuda version is 12.1").as_deref(),
+            Some("525.999.99")
+        );
+        assert_eq!(driver("the NVIDIA driver on your system is too old"), None);
+        let e = ev("I got the error under wsl2 with cuda 12.1");
+        assert_eq!(e.wsl_in_log.as_deref(), Some("wsl2"));
+        assert_eq!(
+            ev("Linux 5.15.90.1-microsoft-standard-WSL2").wsl_in_log.as_deref(),
+            Some("-microsoft-standard")
+        );
+        assert_eq!(
+            ev("RuntimeError: CUDA error: busy\nWindows 10").windows_in_log.as_deref(),
+            Some("Windows 10")
+        );
+        assert_eq!(ev("PS C:\\projects\\x> nvidia-smi.exe").windows_in_log.as_deref(), Some("C:\\p"));
+        assert_eq!(
+            ev("| N/A   35C    P0    63W / 235W |     74MiB / 11439MiB |      0%   E. Process |")
+                .exclusive_compute_mode
+                .as_deref(),
+            Some("E. Process")
+        );
+        let container = |t: &str| ev(t).container_in_log;
+        assert_eq!(
+            container("error running docker compose --profile auto up --build").as_deref(),
+            Some("docker compose --profile auto up")
+        );
+        assert_eq!(
+            container("qna-transformers_1  |     torch._C._cuda_init()").as_deref(),
+            Some("qna-transformers_1  | ")
+        );
+        assert_eq!(container("epoch 1 | loss 0.3"), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 
 pub mod command;
 pub mod evidence;
+pub mod provenance;
 pub mod rank;
 pub mod render;
 pub mod scan;
@@ -172,6 +173,11 @@ pub struct Signature {
     /// backend 'cuda'"): a known error within the next few lines is listed before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wrapper: bool,
+    /// A message printed only while a container is being started (the NVIDIA container hook,
+    /// the engine's device injection): that the log shows a container says nothing about which
+    /// of its causes it is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub container_message: bool,
     /// Candidate causes.
     pub causes: Vec<Cause>,
 }
@@ -600,6 +606,10 @@ pub struct Explanation {
     pub evidence: LogEvidence,
     /// Causes, most likely first.
     pub causes: Vec<RankedCause>,
+    /// Why the machine's facts were left out of this ranking: the log cannot come from it
+    /// (a Windows log on Linux, another GPU named, an error that needs a GPU on a machine without).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts_not_used: Option<String>,
     /// Public source.
     pub source: String,
 }
@@ -635,7 +645,9 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             let context =
                 if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
             let ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
-            let causes = rank::rank(sig, &ev, report, &seen, t);
+            let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(sig, &ev, &context, r));
+            let usable = if facts_not_used.is_some() { None } else { report };
+            let causes = rank::rank(sig, &ev, usable, &seen, t);
             Explanation {
                 signature: sig.id.clone(),
                 title: sig.title.clone(),
@@ -650,6 +662,7 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
                 meaning: sig.meaning.clone(),
                 evidence: ev,
                 causes,
+                facts_not_used,
                 source: sig.source.clone(),
             }
         })
@@ -813,6 +826,34 @@ mod tests {
     }
 
     #[test]
+    fn bfloat16_refused_on_a_pre_ampere_gpu_is_the_architecture() {
+        let text = "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.";
+        let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "bf16-compute-capability");
+        assert_eq!(e[0].causes[0].category, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn the_cuda_10_number_of_unknown_error_is_the_unknown_error() {
+        for text in [
+            "RuntimeError: cuda runtime error (30) : unknown error at /pytorch/aten/src/THC/THCGeneral.cpp:51",
+            "F0101 cudnn_conv_layer.cpp:53] Check failed: error == cudaSuccess (30 vs. 0)  unknown error",
+        ] {
+            let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+            assert_eq!(e[0].signature, "cuda-unknown-error", "{text}");
+        }
+    }
+
+    #[test]
+    fn old_pytorch_thcudacheck_lines_are_read_by_their_number() {
+        let text =
+            "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=405 error=2 : out of memory";
+        let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "cuda-out-of-memory-runtime");
+        assert_eq!(e[0].causes[0].category, Category::Oom);
+    }
+
+    #[test]
     fn kb_codes_lead_to_their_signatures() {
         let ids = |t, n| signatures_for_code(t, n).iter().map(|s| s.id.as_str()).collect::<Vec<_>>();
         assert_eq!(ids(CodeTable::Cudnn8, 4), ["cudnn-internal-error"]);
@@ -856,6 +897,44 @@ mod tests {
             .unwrap();
         assert_eq!(table().signatures[m.signature].id, "loader-cuda-lib-missing");
         assert_eq!(m.key, "libcudart.so.11.0");
+    }
+
+    #[test]
+    fn extension_build_messages_say_what_torch_found() {
+        let id = |line: &[u8]| table().match_line(line).map(|m| table().signatures[m.signature].id.clone());
+        // Printed only when CUDA_HOME exists but torch.cuda.is_available() is False.
+        assert_eq!(
+            id(b"No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'").as_deref(),
+            Some("torch-extension-no-cuda-runtime")
+        );
+        assert_eq!(
+            id(b"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.")
+                .as_deref(),
+            Some("cuda-home-not-set")
+        );
+        // PyTorch's own libraries missing: an extension built for another torch, not a CUDA library.
+        assert_eq!(
+            id(b"ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory")
+                .as_deref(),
+            Some("loader-torch-lib-missing")
+        );
+        // An extension built without its CUDA kernels.
+        assert_eq!(
+            id(b"RuntimeError: Not compiled with GPU support (ROIAlign_forward at detectron2/layers/csrc/ROIAlign/ROIAlign.h:73)")
+                .as_deref(),
+            Some("extension-not-compiled-with-gpu")
+        );
+        // DeepSpeed's op builder check.
+        assert_eq!(
+            id(b"DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.").as_deref(),
+            Some("torch-cuda-mismatch-extension")
+        );
+        assert_eq!(id(b"Installed CUDA version: 12.4"), None);
+        // NVIDIA Apex's own toolkit check.
+        assert_eq!(
+            id(b"RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.3.").as_deref(),
+            Some("torch-cuda-mismatch-extension")
+        );
     }
 
     #[test]

@@ -50,6 +50,9 @@ fn text_error(n: usize, e: &Explanation, out: &mut dyn Write) -> io::Result<()> 
         writeln!(out, "    code: {code}")?;
     }
     writeln!(out, "    What it means: {}", e.meaning)?;
+    if let Some(why) = &e.facts_not_used {
+        writeln!(out, "    Ranked on the text alone: {why}.")?;
+    }
     writeln!(out, "    Likely causes:")?;
     for (i, c) in e.causes.iter().take(SHOWN_CAUSES).enumerate() {
         writeln!(out, "    {}. {} ({}): {}", i + 1, c.category, percent(c.score), c.why)?;
@@ -85,6 +88,9 @@ pub fn markdown(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "Code: {code}\n")?;
         }
         writeln!(out, "{}\n", e.meaning)?;
+        if let Some(why) = &e.facts_not_used {
+            writeln!(out, "Ranked on the text alone: {why}.\n")?;
+        }
         writeln!(out, "| # | Cause | Likelihood | Why | Fix |\n|---|---|---|---|---|")?;
         for (j, c) in e.causes.iter().take(SHOWN_CAUSES).enumerate() {
             let mut why = c.why.clone();

@@ -1,0 +1,138 @@
+//! Whether the machine's facts can describe the machine the log came from. A log pasted from a
+//! colleague's Windows box, or a cuDNN error explained on a laptop without an NVIDIA GPU, must not
+//! be ranked on this machine's facts: "no cuDNN install was found here" says nothing about where
+//! the error happened. Pure function of (signature, what the log says, the report).
+
+use super::{Category, LogEvidence, Signature};
+use crate::report::Report;
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// Categories of causes that can produce a message on a machine where no GPU is usable: the
+/// driver, libraries or build are what is missing. A signature with none of these among its causes
+/// is printed only once a GPU ran (an out-of-memory error, a cuDNN status, an illegal access).
+const WITHOUT_A_GPU: [Category; 8] = [
+    Category::DriverNotLoaded,
+    Category::DriverLibraryMismatch,
+    Category::DriverTooOld,
+    Category::CpuOnlyBuild,
+    Category::ContainerRuntime,
+    Category::LibraryNotFound,
+    Category::CudnnMissing,
+    Category::EnvVarMisconfig,
+];
+
+fn windows_marker(context: &str) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)\[WinError \d+\]|\b[A-Z]:\\(?:Users|Program Files|ProgramData|Python\d*|Anaconda\d?|Miniconda\d?|Windows)\\|\b\w[\w.-]*\.dll\b|\bwin_amd64\b")
+            .expect("constant regex")
+    });
+    re.find(context).map(|m| m.as_str().to_string())
+}
+
+/// Product words that one name may carry and the other not ("NVIDIA GeForce RTX 3090" in NVML,
+/// "RTX 3090" in a log).
+fn normalised_gpu(name: &str) -> String {
+    let lower = name.to_lowercase();
+    let kept: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == '-')
+        .filter(|w| {
+            !w.is_empty() && !matches!(*w, "nvidia" | "geforce" | "tesla" | "quadro" | "gpu" | "laptop")
+        })
+        .collect();
+    kept.concat()
+}
+
+/// Why this machine's facts cannot be about the machine that printed this error, or `None` when
+/// they may be. `context` is the text around the error (its lines and those before it).
+pub fn facts_elsewhere(
+    signature: &Signature,
+    evidence: &LogEvidence,
+    context: &str,
+    report: &Report,
+) -> Option<String> {
+    let here_linux = report.host.os.as_ref().map(|os| os.value.clone());
+    if let (Some(marker), Some(os)) = (windows_marker(context), &here_linux) {
+        return Some(format!("the log comes from Windows ({marker}) and this machine runs {os}"));
+    }
+    let here: Vec<&str> = report.gpus.devices.iter().filter_map(|g| g.name.as_deref()).collect();
+    let no_gpu_here = report.gpus.devices.is_empty() && report.driver.kernel_module.is_none();
+    let needs_gpu = !signature.causes.iter().any(|c| WITHOUT_A_GPU.contains(&c.category));
+    if let Some(named) = &evidence.gpu_name {
+        let log = normalised_gpu(named);
+        let matches = |h: &&str| {
+            let h = normalised_gpu(h);
+            !log.is_empty() && (h.contains(&log) || log.contains(&h))
+        };
+        if !here.is_empty() && !here.iter().any(matches) {
+            return Some(format!("the log names a {named} and this machine has {}", here.join(", ")));
+        }
+        if no_gpu_here && needs_gpu {
+            return Some(format!("the log names a {named} and this machine has no NVIDIA GPU"));
+        }
+    }
+    if no_gpu_here && needs_gpu {
+        return Some(
+            "this error is printed only once a GPU has run, and this machine has no NVIDIA GPU or driver"
+                .to_string(),
+        );
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::{find_signature, scan, table};
+    use crate::report::{Evidence, Fact, Gpu};
+
+    fn linux() -> Report {
+        let mut r = Report::new("/", true);
+        r.host.os = Some(Fact::new("Ubuntu 22.04.4 LTS".to_string(), Evidence::file_name("/etc/os-release")));
+        r
+    }
+
+    fn with_gpu(name: &str) -> Report {
+        let mut r = linux();
+        let gpu = Gpu { name: Some(name.to_string()), visible: true, ..Gpu::default() };
+        r.gpus.devices.push(gpu);
+        r
+    }
+
+    fn why(text: &str, report: &Report) -> Option<String> {
+        let result = scan::scan_bytes(text.as_bytes(), table());
+        let o = &result.occurrences[0];
+        let sig = &table().signatures[o.signature];
+        let ev = crate::explain::evidence::extract(&o.context, &o.key, &o.groups, o.code, table());
+        facts_elsewhere(sig, &ev, &o.context, report)
+    }
+
+    #[test]
+    fn a_windows_log_is_not_ranked_on_a_linux_machine() {
+        let text = r"OSError: [WinError 126] The specified module could not be found. Error loading C:\Users\me\miniconda3\lib\site-packages\torch\lib\cudnn_cnn_infer64_8.dll";
+        let why = why(text, &with_gpu("NVIDIA GeForce RTX 3090")).unwrap();
+        assert!(why.contains("Windows") && why.contains("Ubuntu"), "{why}");
+    }
+
+    #[test]
+    fn a_gpu_named_in_the_log_must_be_one_of_this_machines() {
+        let text = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 23.69 GiB total capacity) on NVIDIA GeForce RTX 3090";
+        assert_eq!(why(text, &with_gpu("NVIDIA GeForce RTX 3090")), None);
+        assert_eq!(why(text, &with_gpu("GeForce RTX 3090")), None);
+        let other = why(text, &with_gpu("NVIDIA H200")).unwrap();
+        assert!(other.contains("RTX 3090") && other.contains("H200"), "{other}");
+    }
+
+    #[test]
+    fn an_error_that_needs_a_running_gpu_is_not_from_a_machine_without_one() {
+        let oom = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB";
+        assert!(why(oom, &linux()).unwrap().contains("no NVIDIA GPU"));
+        assert_eq!(why(oom, &with_gpu("NVIDIA A100-SXM4-80GB")), None);
+        // Errors about a missing driver or library happen on exactly such a machine.
+        let missing =
+            "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory";
+        assert_eq!(why(missing, &linux()), None);
+        assert!(find_signature("CUDA out of memory").is_some());
+    }
+}
