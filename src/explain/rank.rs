@@ -616,10 +616,26 @@ pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     // "CUDA 11" alone says nothing about 11.0 against 11.1: only a whole major too old counts.
     let too_old =
         if ev.cuda_in_log_major_only { cuda.major < support.min_cuda.major } else { cuda < support.min_cuda };
-    if !too_old {
-        return vec![];
-    }
     let name = ev.gpu_name.clone().unwrap_or_else(|| cc.sm());
+    if !too_old {
+        // A CUDA the log names that supports the GPU: not the architecture, unless only its
+        // major was named, or the GPU is of an architecture newer CUDA releases dropped (CUDA 13
+        // has no Maxwell, Pascal or Volta code; CUDA 12 no Kepler): only Turing (7.5) and newer
+        // are supported by every CUDA from their first one on.
+        // A compiler refusing an architecture flag is about the flag, not the GPU.
+        let build_time = input.signature.id == "toolchain-unsupported-arch";
+        if ev.cuda_in_log_major_only || cc < ComputeCapability::new(7, 5) || build_time {
+            return vec![];
+        }
+        return vec![adj(
+            Category::ArchUnsupported,
+            0.4,
+            format!(
+                "{name} (compute capability {cc}) is supported from CUDA {}; the log says CUDA {cuda}",
+                support.min_cuda
+            ),
+        )];
+    }
     vec![adj(
         Category::ArchUnsupported,
         4.0,
@@ -1628,12 +1644,12 @@ mod tests {
         let new = rank(sig, &ev("11.3"), None, &BTreeSet::new(), t);
         assert!(new[0].facts.iter().all(|f| !f.contains("needs CUDA")));
         assert_ne!(new[0].category, Category::ArchUnsupported);
-        // "CUDA 11" alone may be 11.1: not held against an sm_86 card; "cuda10" is.
+        assert!(new.iter().any(|c| c.category == Category::ArchUnsupported
+            && c.against.iter().any(|f| f.contains("supported from CUDA 11.1"))));
+        // "CUDA 11" alone may be 11.1: neither held against an sm_86 card nor for it; "cuda10" is.
         let major = |cuda: &str| LogEvidence { cuda_in_log_major_only: true, ..ev(cuda) };
-        assert_ne!(
-            rank(sig, &major("11.0"), None, &BTreeSet::new(), t)[0].category,
-            Category::ArchUnsupported
-        );
+        let eleven = rank(sig, &major("11.0"), None, &BTreeSet::new(), t);
+        assert!(eleven.iter().all(|c| c.facts.is_empty() && c.against.is_empty()));
         assert_eq!(
             rank(sig, &major("10.0"), None, &BTreeSet::new(), t)[0].category,
             Category::ArchUnsupported
