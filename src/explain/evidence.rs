@@ -122,6 +122,11 @@ pub struct LogEvidence {
     /// The log comes from JAX (an `XlaRuntimeError`, a `jaxlib` or `jax/_src` frame): the marker.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jax_in_log: Option<String>,
+    /// The cuDNN failure is Caffe's convolution layer setting up (`cudnn_conv_layer.cpp:N]`, or
+    /// Caffe's glog CHECK `Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)` as pasted):
+    /// the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caffe_cudnn_conv: Option<String>,
     /// The log shows a job spread over several machines ("training on two remote nodes",
     /// "multi-node", `--nnodes 2`), or NCCL choosing among several network interfaces
     /// ("NET/Socket : Using [0]bond0… [1]br-…"): the phrase as written.
@@ -145,6 +150,7 @@ struct Patterns {
     process: Regex,
     xla_memory: Regex,
     jax: Regex,
+    caffe_conv: Regex,
     found_version: Regex,
     torch_cudnn_tuple: Regex,
     torch_cudnn_int: Regex,
@@ -188,6 +194,7 @@ fn patterns() -> &'static Patterns {
             // 4231397376 bytes total."
             xla_memory: re(r"Memory usage: (\d+) bytes free, (\d+) bytes total"),
             jax: re(r"\b(?:XlaRuntimeError|jaxlib|jax[/.]_src|import jax)\b"),
+            caffe_conv: re(r"(?m)\bcudnn_conv_layer\.cpp:\d+\]|^[\s`>]*Check failed: status == CUDNN_STATUS_SUCCESS \(4 vs\. 0\)"),
             found_version: re(r"found version (\d{4,5})\b"),
             torch_cudnn_tuple: re(
                 r"compiled\s+against \((\d+), (\d+), (\d+)\) but found runtime version \((\d+), (\d+), (\d+)\)",
@@ -388,6 +395,9 @@ pub fn extract(
     }
     if let Some(m) = p.jax.find(context) {
         ev.jax_in_log = Some(m.as_str().to_string());
+    }
+    if let Some(m) = p.caffe_conv.find(context) {
+        ev.caffe_cudnn_conv = Some(m.as_str().trim_start_matches(['`', '>', ' ', '\t', '\n']).to_string());
     }
     if let Some(c) = p.driver_version.captures(context) {
         let text = match c.get(2) {

@@ -95,6 +95,7 @@ pub const RULES: &[Rule] = &[
     symbol_origin,
     unversioned_library_name,
     os_error_in_log,
+    caffe_grouped_convolution,
     no_nvidia_gpu_in_log,
     nccl_env_in_log,
     nccl_multi_node,
@@ -1243,6 +1244,27 @@ pub fn cudnn_named_vs_missing(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// Caffe's cuDNN convolution layer creates its cuDNN handles at set-up, three per group
+/// (`CUDNN_STREAMS_PER_GROUP`): a grouped or depthwise convolution (group = channels) makes
+/// thousands, and cudnnCreate fails with CUDNN_STATUS_INTERNAL_ERROR even at batch size 1. The
+/// fix is the layer's engine (`engine: CAFFE`), as MobileNet-Caffe's README says
+/// (https://github.com/shicai/MobileNet-Caffe/issues/34, https://github.com/weiliu89/caffe/issues/651,
+/// https://github.com/yjxiong/caffe/issues/174). With a machine's facts, memory in use still
+/// weighs more.
+pub fn caffe_grouped_convolution(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(marker) = input.evidence.caffe_cudnn_conv.as_deref() else { return vec![] };
+    if !has(input, Category::UserCodeBug) || !has(input, Category::Oom) {
+        return vec![];
+    }
+    vec![adj(
+        Category::UserCodeBug,
+        3.5,
+        format!(
+            "the failure is Caffe's cuDNN convolution set-up ({marker}), which creates three cuDNN handles per group: a grouped (depthwise) convolution runs out of them"
+        ),
+    )]
+}
+
 /// A cuDNN failure reported by a TensorFlow op (`[Op:Conv2D]`, `[[{{node …}}]]`): TensorFlow
 /// registers a GPU only after it has opened cuDNN (otherwise it prints "Cannot dlopen some GPU
 /// libraries … Skipping registering GPU devices" and the op runs on the CPU), so cuDNN was found
@@ -2055,5 +2077,16 @@ mod tests {
         // Secure Boot's "Key was rejected by service", or a module built for another kernel.
         let modprobe = "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service";
         assert_eq!(top(modprobe), ("driver-module-missing".into(), Category::DriverNotLoaded));
+    }
+
+    #[test]
+    fn a_caffe_cudnn_convolution_set_up_failure_is_a_grouped_convolution_before_memory() {
+        let caffe = "I0619 cudnn_conv_layer.cpp:53] Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)  CUDNN_STATUS_INTERNAL_ERROR";
+        assert_eq!(top(caffe), ("cudnn-internal-error".into(), Category::UserCodeBug));
+        let bare = "Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)  CUDNN_STATUS_INTERNAL_ERROR";
+        assert_eq!(top(bare).1, Category::UserCodeBug);
+        // Not Caffe's convolution set-up: memory stays first.
+        let tf = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR";
+        assert_eq!(top(tf).1, Category::Oom);
     }
 }
