@@ -1012,6 +1012,31 @@ fn library_kind(file: &str) -> Option<LibraryKind> {
     Some(kind)
 }
 
+/// The CUDA releases (major, minor) whose toolkit ships a library of this soname major, first and
+/// last, where the soname tells:
+/// cudart, cuBLAS, NVRTC and nvJitLink follow the CUDA major; cuFFT, cuSOLVER and cuSPARSE have
+/// their own numbering (CUDA 11.8 ships libcufft.so.10, libcusolver.so.11, libcusparse.so.11; CUDA
+/// 13.0 libcufft.so.12, libcusolver.so.12, libcusparse.so.12, as the Debian CUDA 11.8 and the
+/// H200's CUDA 13 fixtures hold; cuSOLVER 10 is CUDA 10.1 to 11.0, per the CUDA 11.1 release
+/// notes' component versions); cuRAND is libcurand.so.10 from CUDA 10 to 13 and says nothing, nor
+/// do NCCL's and CUPTI's.
+fn cuda_of_soname(kind: LibraryKind, soname: u64) -> Option<((u64, u64), (u64, u64))> {
+    use LibraryKind as K;
+    let majors = |a: u64, b: u64| Some(((a, 0), (b, 99)));
+    match (kind, soname) {
+        (K::Cudart | K::Cublas | K::CublasLt | K::Nvrtc | K::NvJitLink, m) => majors(m, m),
+        (K::Cufft, 10) => majors(10, 11),
+        (K::Cufft, 11) => majors(12, 12),
+        (K::Cufft, 12) => majors(13, 13),
+        (K::Cusolver, 10) => Some(((10, 1), (11, 0))),
+        (K::Cusolver, 11) => Some(((11, 1), (12, 99))),
+        (K::Cusolver, 12) => majors(13, 13),
+        (K::Cusparse, 10 | 11) => majors(soname, soname),
+        (K::Cusparse, 12) => majors(12, 13),
+        _ => None,
+    }
+}
+
 fn so_major(file: &str) -> Option<u64> {
     file.split(".so.").nth(1)?.split('.').next()?.parse().ok()
 }
@@ -1102,13 +1127,22 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     if kind == LibraryKind::Cudnn {
         return vec![];
     }
-    // cuBLAS/cuFFT/… sonames carry the CUDA major; cudart's too (libcudart.so.11.0).
-    let Some(wanted) = so_major(file) else { return vec![] };
+    let Some(soname) = so_major(file) else { return vec![] };
+    let Some((first, last)) = cuda_of_soname(kind, soname) else { return vec![] };
     let same_minor = || {
         let minor: Option<u64> = file.split(".so.").nth(1)?.split('.').nth(1)?.parse().ok();
         Some(minor == Some(u64::from(have.minor)))
     };
-    let same_cuda = u64::from(have.major) == wanted && (wanted >= 11 || same_minor().unwrap_or(true));
+    // Before CUDA 11, cudart's and cuBLAS's sonames carry the minor too (libcudart.so.10.1).
+    let have_at = (u64::from(have.major), u64::from(have.minor));
+    let same_cuda = (first..=last).contains(&have_at) && (have_at.0 >= 11 || same_minor().unwrap_or(true));
+    let wanted = match (first, last) {
+        ((a, _), (b, _)) if a == b => format!("{a}"),
+        ((a, 0), (b, 99)) => format!("{a} to {b}"),
+        ((a, x), (b, 99)) => format!("{a}.{x} to {b}"),
+        ((a, 0), (b, y)) => format!("{a} to {b}.{y}"),
+        ((a, x), (b, y)) => format!("{a}.{x} to {b}.{y}"),
+    };
     if same_cuda {
         if !has(input, Category::LibraryNotFound) {
             return vec![];
@@ -2088,5 +2122,19 @@ mod tests {
         // Not Caffe's convolution set-up: memory stays first.
         let tf = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR";
         assert_eq!(top(tf).1, Category::Oom);
+    }
+
+    #[test]
+    fn a_library_soname_is_held_against_the_cuda_releases_that_ship_it() {
+        // cuSOLVER 10 is CUDA 10.1 to 11.0: CUDA 11.2 ships libcusolver.so.11.
+        let old = "Could not load dynamic library 'libcusolver.so.10'; dlerror: libcusolver.so.10: cannot open shared object file\nI have CUDA 11.2 installed";
+        assert_eq!(top(old).1, Category::CudaRuntimeMismatch);
+        let same = "Could not load dynamic library 'libcusolver.so.11'; dlerror: libcusolver.so.11: cannot open shared object file\nI have CUDA 11.2 installed";
+        assert_eq!(top(same).1, Category::LibraryNotFound);
+        // cuFFT 10 ships with every CUDA 11: not another CUDA's library.
+        let cufft = "Could not load dynamic library 'libcufft.so.10'; dlerror: libcufft.so.10: cannot open shared object file\nmy CUDA version is 11.8";
+        assert_eq!(top(cufft).1, Category::LibraryNotFound);
+        // libnccl.so.2 says nothing about CUDA.
+        assert_eq!(cuda_of_soname(LibraryKind::Nccl, 2), None);
     }
 }
