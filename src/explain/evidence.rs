@@ -3,7 +3,7 @@
 //! cuDNN versions, the missing library, the Xid number. Pure functions over the error's context.
 
 use super::SignatureTable;
-use crate::version::{ComputeCapability, CudaVersion, Version};
+use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use regex::Regex;
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -56,6 +56,11 @@ pub struct LogEvidence {
     /// CUDA_VISIBLE_DEVICES as the log shows it being set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda_visible_devices: Option<String>,
+    /// The NVIDIA driver version the log names ("my driver version is 470.141.03", nvidia-smi's
+    /// "Driver Version: 525.147.05", "the driver is 525"); a bare branch is read as that branch's
+    /// newest release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver_version: Option<DriverVersion>,
     /// A CUDA version the log names around the error ("cuda12.1", "CUDA Version: 12.4",
     /// "cudatoolkit 11.3"): the CUDA the user has, to hold against a missing library's version.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,6 +77,17 @@ pub struct LogEvidence {
     /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container_in_log: Option<String>,
+    /// The log shows Windows Subsystem for Linux (`WSL2`, a `-microsoft-standard-WSL2` kernel,
+    /// `/usr/lib/wsl/lib`): the driver lives on the Windows side and libcuda comes from there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wsl_in_log: Option<String>,
+    /// The log shows native Windows (`Windows 10`, a `C:\` path, `nvidia-smi.exe`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub windows_in_log: Option<String>,
+    /// An nvidia-smi table or query shows a GPU in an exclusive compute mode (`E. Process`,
+    /// `Exclusive_Process`, `E. Thread`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclusive_compute_mode: Option<String>,
     /// Where the log shows the library the loader could not find (a `find`/`locate` result after
     /// the error): it exists, the loader just does not look there.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,10 +101,17 @@ pub struct LogEvidence {
     /// written: its CUDA wheels bring their own cuDNN (data/pytorch.toml pins).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub torch_in_log: Option<String>,
+    /// The log shows the installed PyTorch is a CPU build: a `+cpu` wheel version ("you have
+    /// 2.1.2+cpu", "torch 2.0.1+cpu") or collect_env's "CUDA used to build PyTorch: None".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_build_in_log: Option<String>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_env_set: Option<String>,
+    /// The log comes from JAX (an `XlaRuntimeError`, a `jaxlib` or `jax/_src` frame): the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jax_in_log: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -101,15 +124,22 @@ struct Patterns {
     total: Regex,
     free: Regex,
     process: Regex,
+    xla_memory: Regex,
+    jax: Regex,
     found_version: Regex,
     torch_cudnn_tuple: Regex,
     torch_cudnn_int: Regex,
     caffe2_cudnn: Regex,
     tf_cudnn: Regex,
     cuda_in_log: Regex,
+    driver_version: Regex,
     os_error: Regex,
     no_nvidia_gpu: Regex,
+    cpu_build: Regex,
     container: Regex,
+    wsl: Regex,
+    windows: Regex,
+    exclusive: Regex,
     nvml: Regex,
     visible: Regex,
     symbol: Regex,
@@ -130,6 +160,10 @@ fn patterns() -> &'static Patterns {
             total: re(r"([\d.]+) ?(GiB|MiB) total capacity|total capacity of ([\d.]+) ?(GiB|MiB)"),
             free: re(r"(?:; |of which )([\d.]+) ?(GiB|MiB|KiB|bytes) (?:is )?free"),
             process: re(r"this process has ([\d.]+) ?(GiB|MiB|KiB|bytes) memory in use"),
+            // XLA's cuda_dnn.cc after a failed cuDNN handle: "Memory usage: 707198976 bytes free,
+            // 4231397376 bytes total."
+            xla_memory: re(r"Memory usage: (\d+) bytes free, (\d+) bytes total"),
+            jax: re(r"\b(?:XlaRuntimeError|jaxlib|jax[/.]_src|import jax)\b"),
             found_version: re(r"found version (\d{4,5})\b"),
             torch_cudnn_tuple: re(
                 r"compiled\s+against \((\d+), (\d+), (\d+)\) but found runtime version \((\d+), (\d+), (\d+)\)",
@@ -138,16 +172,29 @@ fn patterns() -> &'static Patterns {
             caffe2_cudnn: re(r"cuDNN compiled \((\d{4,6})\) and runtime \((\d{4,6})\)"),
             tf_cudnn: re(r"Loaded runtime CuDNN library:? ([\d.]+) but source was compiled with:? ([\d.]+)"),
             // Not nvidia-smi's "CUDA Version: 12.4": that is what the driver supports, not what
-            // is installed. A user's own "my CUDA version is 10.0" is.
+            // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
+            // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b",
+            ),
+            driver_version: re(
+                r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
             ),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
-            container: re(r"\bdocker(?:-compose| compose)? (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b"),
+            // `docker compose --profile x up` has options before the verb; a compose service's
+            // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
+            container: re(
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| ",
+            ),
+            wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
+            windows: re(r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b"),
+            exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc)) (?:don'?t|do not|doesn'?t|does not) have (?:an? |any )?(?:nvidia |cuda )?(?:gpu|graphics card)|intel (?:hd|uhd|iris) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
+            // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
+            cpu_build: re(r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None"),
             nvml: re(r"NVML library version: ([\d.]+)"),
             nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
             // A major of 5 to 9 standing alone ("cudnn64_9.dll" and "libcudnn_ops.so.9" do not
@@ -264,6 +311,12 @@ pub fn extract(
     if let Some(c) = p.process.captures(context) {
         ev.process_mib = mib(&c[1], &c[2]);
     }
+    if ev.free_mib.is_none() && ev.total_mib.is_none() {
+        if let Some(c) = p.xla_memory.captures(context) {
+            ev.free_mib = mib(&c[1], "bytes");
+            ev.total_mib = mib(&c[2], "bytes");
+        }
+    }
     if let Some(c) = p.found_version.captures(context) {
         ev.driver_cuda = c[1].parse::<i64>().ok().and_then(CudaVersion::from_int);
     }
@@ -281,7 +334,7 @@ pub fn extract(
         ev.cudnn_compiled = cudnn_from_text(c[2].trim_end_matches('.'));
     }
     if let Some(c) = p.cuda_in_log.captures(context) {
-        ev.cuda_in_log = match (c.get(1), c.get(2), c.get(3)) {
+        ev.cuda_in_log = match (c.get(1).or(c.get(4)), c.get(2).or(c.get(5)), c.get(3)) {
             (Some(a), Some(b), _) => format!("{}.{}", a.as_str(), b.as_str()).parse().ok(),
             // A wheel tag: +cu92, +cu101, +cu118.
             (_, _, Some(tag)) => {
@@ -291,11 +344,33 @@ pub fn extract(
             _ => None,
         };
     }
+    if let Some(m) = p.jax.find(context) {
+        ev.jax_in_log = Some(m.as_str().to_string());
+    }
+    if let Some(c) = p.driver_version.captures(context) {
+        let text = match c.get(2) {
+            Some(rest) => format!("{}{}", &c[1], rest.as_str()),
+            None => format!("{}.999.99", &c[1]),
+        };
+        ev.driver_version = text.parse().ok();
+    }
     if let Some(m) = p.container.find(context) {
         ev.container_in_log = Some(m.as_str().to_string());
     }
+    if let Some(m) = p.wsl.find(context) {
+        ev.wsl_in_log = Some(m.as_str().to_string());
+    }
+    if let Some(m) = p.windows.find(context) {
+        ev.windows_in_log = Some(m.as_str().to_string());
+    }
+    if let Some(m) = p.exclusive.find(context) {
+        ev.exclusive_compute_mode = Some(m.as_str().to_string());
+    }
     if let Some(m) = p.no_nvidia_gpu.find(context) {
         ev.no_nvidia_gpu = Some(m.as_str().to_string());
+    }
+    if let Some(m) = p.cpu_build.find(context) {
+        ev.cpu_build_in_log = Some(m.as_str().to_string());
     }
     if let Some(c) = p.os_error.captures(context) {
         ev.os_error = Some(c[1].to_string());
@@ -439,6 +514,7 @@ mod tests {
         );
         // A user's own statement of the CUDA they have is.
         assert_eq!(cuda("My CUDA version is 10.0.").as_deref(), Some("10.0"));
+        assert_eq!(cuda("- CUDA  version: 11.2").as_deref(), Some("11.2"));
         // A library's soname is not a CUDA version.
         let container = |t: &str| ev(t).container_in_log;
         assert_eq!(
@@ -457,11 +533,92 @@ mod tests {
             Some("My laptop doesn't have an NVIDIA GPU")
         );
         assert_eq!(no_gpu("tensorflow: no GPU devices found; falling back to CPU"), None);
+        assert_eq!(
+            no_gpu("I don't have any NVIDIA adapter on my laptop since it supports Intel").as_deref(),
+            Some("I don't have any NVIDIA adapter")
+        );
+        assert_eq!(no_gpu("The server has no dedicated GPU").as_deref(), Some("no dedicated GPU"));
+        assert_eq!(no_gpu("I have an NVIDIA adapter"), None);
+        let cpu = |t: &str| ev(t).cpu_build_in_log;
+        assert_eq!(
+            cpu("PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)").as_deref(),
+            Some("2.1.2+cpu")
+        );
+        assert_eq!(cpu("torch==2.6.0.dev20241112+cpu").as_deref(), Some("2.6.0.dev20241112+cpu"));
+        assert_eq!(
+            cpu("CUDA used to build PyTorch: None").as_deref(),
+            Some("CUDA used to build PyTorch: None")
+        );
+        assert_eq!(cpu("YOLOv5 v4.0-14-gb75c432 torch 1.7.1 CPU"), None);
+        assert_eq!(cpu("torch 2.1.2+cu121"), None);
         assert_eq!(cuda("libcudart.so.10.1: cannot open shared object file"), None);
         let e = ev("include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied");
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);
         assert_eq!(ev("x.so: undefined symbol: _ZN2at6TensorE").symbol.as_deref(), Some("_ZN2at6TensorE"));
+    }
+
+    #[test]
+    fn the_free_memory_xla_prints_after_a_failed_cudnn_handle_is_read() {
+        let e = ev("E cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.");
+        assert_eq!(e.free_mib.map(|m| m.round()), Some(2503.0));
+        assert_eq!(e.total_mib.map(|m| m.round()), Some(11944.0));
+        assert_eq!(e.requested_mib, None);
+    }
+
+    #[test]
+    fn a_jax_traceback_is_recognised() {
+        let e = ev(
+            "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.",
+        );
+        assert_eq!(e.jax_in_log.as_deref(), Some("jaxlib"));
+        assert_eq!(
+            ev("tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle").jax_in_log,
+            None
+        );
+    }
+
+    #[test]
+    fn driver_versions_and_environment_hints_are_read_from_the_log() {
+        let driver = |t: &str| ev(t).driver_version.map(|d| d.to_string());
+        assert_eq!(driver("My driver version is 470.141.03 with CUDA 11.7.").as_deref(), Some("470.141.03"));
+        assert_eq!(
+            driver("| NVIDIA-SMI 525.147.05   Driver Version: 525.147.05   CUDA Version: 12.0 |").as_deref(),
+            Some("525.147.05")
+        );
+        // A bare branch stands for its newest release.
+        assert_eq!(
+            driver("the version of the driver is 525 and the cuda version is 12.1").as_deref(),
+            Some("525.999.99")
+        );
+        assert_eq!(driver("the NVIDIA driver on your system is too old"), None);
+        let e = ev("I got the error under wsl2 with cuda 12.1");
+        assert_eq!(e.wsl_in_log.as_deref(), Some("wsl2"));
+        assert_eq!(
+            ev("Linux 5.15.90.1-microsoft-standard-WSL2").wsl_in_log.as_deref(),
+            Some("-microsoft-standard")
+        );
+        assert_eq!(
+            ev("RuntimeError: CUDA error: busy\nWindows 10").windows_in_log.as_deref(),
+            Some("Windows 10")
+        );
+        assert_eq!(ev("PS C:\\projects\\x> nvidia-smi.exe").windows_in_log.as_deref(), Some("C:\\p"));
+        assert_eq!(
+            ev("| N/A   35C    P0    63W / 235W |     74MiB / 11439MiB |      0%   E. Process |")
+                .exclusive_compute_mode
+                .as_deref(),
+            Some("E. Process")
+        );
+        let container = |t: &str| ev(t).container_in_log;
+        assert_eq!(
+            container("error running docker compose --profile auto up --build").as_deref(),
+            Some("docker compose --profile auto up")
+        );
+        assert_eq!(
+            container("qna-transformers_1  |     torch._C._cuda_init()").as_deref(),
+            Some("qna-transformers_1  | ")
+        );
+        assert_eq!(container("epoch 1 | loss 0.3"), None);
     }
 
     #[test]

@@ -173,6 +173,11 @@ pub struct Signature {
     /// backend 'cuda'"): a known error within the next few lines is listed before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wrapper: bool,
+    /// A message printed only while a container is being started (the NVIDIA container hook,
+    /// the engine's device injection): that the log shows a container says nothing about which
+    /// of its causes it is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub container_message: bool,
     /// Candidate causes.
     pub causes: Vec<Cause>,
 }
@@ -892,6 +897,44 @@ mod tests {
             .unwrap();
         assert_eq!(table().signatures[m.signature].id, "loader-cuda-lib-missing");
         assert_eq!(m.key, "libcudart.so.11.0");
+    }
+
+    #[test]
+    fn extension_build_messages_say_what_torch_found() {
+        let id = |line: &[u8]| table().match_line(line).map(|m| table().signatures[m.signature].id.clone());
+        // Printed only when CUDA_HOME exists but torch.cuda.is_available() is False.
+        assert_eq!(
+            id(b"No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'").as_deref(),
+            Some("torch-extension-no-cuda-runtime")
+        );
+        assert_eq!(
+            id(b"OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.")
+                .as_deref(),
+            Some("cuda-home-not-set")
+        );
+        // PyTorch's own libraries missing: an extension built for another torch, not a CUDA library.
+        assert_eq!(
+            id(b"ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory")
+                .as_deref(),
+            Some("loader-torch-lib-missing")
+        );
+        // An extension built without its CUDA kernels.
+        assert_eq!(
+            id(b"RuntimeError: Not compiled with GPU support (ROIAlign_forward at detectron2/layers/csrc/ROIAlign/ROIAlign.h:73)")
+                .as_deref(),
+            Some("extension-not-compiled-with-gpu")
+        );
+        // DeepSpeed's op builder check.
+        assert_eq!(
+            id(b"DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.").as_deref(),
+            Some("torch-cuda-mismatch-extension")
+        );
+        assert_eq!(id(b"Installed CUDA version: 12.4"), None);
+        // NVIDIA Apex's own toolkit check.
+        assert_eq!(
+            id(b"RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.3.").as_deref(),
+            Some("torch-cuda-mismatch-extension")
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::{Category, LogEvidence, Signature, SignatureTable};
 use crate::report::{Container, Framework, FrameworkKind, LibraryKind, Report};
-use crate::version::{ComputeCapability, Version};
+use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -66,6 +66,8 @@ pub const RULES: &[Rule] = &[
     memory_in_use,
     oom_elsewhere_in_log,
     oom_message_figures,
+    free_memory_at_library_start,
+    jax_cudnn_handle,
     cudnn_installs,
     cudnn_versions_in_log,
     cudnn_mismatch_elsewhere_in_log,
@@ -77,6 +79,7 @@ pub const RULES: &[Rule] = &[
     driver_module_vs_libraries,
     driver_loaded,
     cpu_only_builds,
+    cpu_build_in_log,
     gpu_visibility,
     containers,
     container_errors_elsewhere_in_log,
@@ -92,6 +95,9 @@ pub const RULES: &[Rule] = &[
     no_nvidia_gpu_in_log,
     nccl_env_in_log,
     missing_dll_not_cudnn,
+    wsl_in_log,
+    compute_mode_in_log,
+    driver_vs_cuda_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -252,6 +258,49 @@ pub fn oom_message_figures(input: &RuleInput<'_>) -> Vec<Adjustment> {
         }
     }
     out
+}
+
+/// Free memory a handle failure reports (XLA's "Memory usage: N bytes free" after "Could not create
+/// cudnn handle"), without an allocation request: with hundreds of MiB free, a library's handle
+/// (which needs far less) did not fail for memory. JAX leaves a quarter of the GPU free by design.
+pub fn free_memory_at_library_start(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const AMPLE_MIB: f64 = 512.0;
+    let ev = input.evidence;
+    if !has(input, Category::Oom) || ev.requested_mib.is_some() {
+        return vec![];
+    }
+    match ev.free_mib {
+        Some(free) if free >= AMPLE_MIB => vec![adj(
+            Category::Oom,
+            0.2,
+            format!(
+                "{} of GPU memory was free when it failed, far more than a library handle needs",
+                gib(free)
+            ),
+        )],
+        _ => vec![],
+    }
+}
+
+/// A cuDNN handle that JAX could not create: JAX preallocates 75% of the GPU and leaves the rest to
+/// libraries such as cuDNN (https://docs.jax.dev/en/latest/gpu_memory_allocation.html), so unlike
+/// TensorFlow's, its handle failures are more often the cuDNN install than memory (jax#15774,
+/// jax#16078, jax#22626 were fixed by installing the right cuDNN). Free-memory figures, when the log
+/// has them, decide instead.
+pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const HANDLE: [&str; 3] = ["tf-conv-algorithm", "cudnn-internal-error", "cudnn-not-initialized"];
+    let ev = input.evidence;
+    if !HANDLE.contains(&input.signature.id.as_str()) || !has(input, Category::Oom) || ev.free_mib.is_some() {
+        return vec![];
+    }
+    match ev.jax_in_log.as_deref() {
+        Some(marker) => vec![adj(
+            Category::Oom,
+            0.4,
+            format!("the log is JAX's ({marker}), which leaves a quarter of the GPU free for cuDNN"),
+        )],
+        None => vec![],
+    }
 }
 
 fn framework_cudnn(report: &Report) -> Vec<(&Framework, &Version)> {
@@ -731,6 +780,18 @@ pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// The log shows the PyTorch in use is a CPU build: a `+cpu` wheel version (xFormers' "you have
+/// 2.1.2+cpu", a pip list, torch.__version__) or collect_env's "CUDA used to build PyTorch: None".
+/// Seen in https://github.com/open-mmlab/PIA/issues/30 and
+/// https://github.com/invoke-ai/InvokeAI/issues/4788.
+pub fn cpu_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CpuOnlyBuild) {
+        return vec![];
+    }
+    let Some(what) = input.evidence.cpu_build_in_log.as_deref() else { return vec![] };
+    vec![adj(Category::CpuOnlyBuild, 6.0, format!("the log shows a CPU-only PyTorch build ({what})"))]
+}
+
 /// CUDA_VISIBLE_DEVICES against the GPUs present.
 pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::EnvVarMisconfig) {
@@ -857,7 +918,8 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 /// for an error the container can explain, the container. With a machine's facts, `containers`
 /// decides instead.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::ContainerRuntime) {
+    if input.report.is_some() || input.signature.container_message || !has(input, Category::ContainerRuntime)
+    {
         return vec![];
     }
     let Some(hint) = input.evidence.container_in_log.as_deref() else { return vec![] };
@@ -960,9 +1022,11 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// A missing CUDA library of one major (libcudart.so.10.1) while the log says another CUDA is what
-/// the user has (cuda12.1, cudatoolkit 11.3, +cu118): the program was built for another CUDA.
+/// the user has (cuda12.1, cudatoolkit 11.3, +cu118): the program was built for another CUDA. The
+/// same CUDA (libcublas.so.11 with CUDA 11.2 installed; before CUDA 11 sonames carry the minor too)
+/// means the library is there and the loader does not look where it is.
 pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+    if input.report.is_some() {
         return vec![];
     }
     let (Some(file), Some(have)) = (input.evidence.library.as_deref(), input.evidence.cuda_in_log) else {
@@ -974,7 +1038,29 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     }
     // cuBLAS/cuFFT/… sonames carry the CUDA major; cudart's too (libcudart.so.11.0).
     let Some(wanted) = so_major(file) else { return vec![] };
-    if u64::from(have.major) == wanted {
+    let same_minor = || {
+        let minor: Option<u64> = file.split(".so.").nth(1)?.split('.').nth(1)?.parse().ok();
+        Some(minor == Some(u64::from(have.minor)))
+    };
+    let same_cuda = u64::from(have.major) == wanted && (wanted >= 11 || same_minor().unwrap_or(true));
+    if same_cuda {
+        if !has(input, Category::LibraryNotFound) {
+            return vec![];
+        }
+        return vec![
+            adj(
+                Category::LibraryNotFound,
+                3.0,
+                format!("the program asks for {file}, and the log says CUDA {have}, which provides it, is installed"),
+            ),
+            adj(
+                Category::CudaRuntimeMismatch,
+                0.4,
+                format!("{file} belongs to CUDA {have}, the version the log says is installed"),
+            ),
+        ];
+    }
+    if !has(input, Category::CudaRuntimeMismatch) {
         return vec![];
     }
     vec![adj(
@@ -1146,6 +1232,111 @@ pub fn nccl_env_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// The newest CUDA release whose minimum Linux driver `driver` meets (the CUDA version nvidia-smi
+/// would show), from the knowledge base's CUDA table.
+fn newest_cuda_of(driver: &DriverVersion) -> Option<CudaVersion> {
+    let kb = crate::kb::kb().ok()?;
+    kb.cuda.release.iter().filter(|r| r.linux.as_ref().is_some_and(|l| l <= driver)).map(|r| r.version).max()
+}
+
+/// The log names a driver version and a CUDA version the user runs: a driver older than that CUDA
+/// needs makes a too-old driver likely for any error that one explains (Error 804 with "driver
+/// 470 … CUDA 11.7": https://github.com/PKU-YuanGroup/Video-LLaVA/issues/22). With a machine's
+/// facts, `driver_cuda_version` decides instead.
+pub fn driver_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::DriverTooOld) {
+        return vec![];
+    }
+    let (Some(driver), Some(cuda)) = (&input.evidence.driver_version, input.evidence.cuda_in_log) else {
+        return vec![];
+    };
+    let Some(newest) = newest_cuda_of(driver) else { return vec![] };
+    let shown = if driver.to_string().ends_with(".999.99") {
+        format!("branch {}", driver.branch())
+    } else {
+        driver.to_string()
+    };
+    if cuda > newest {
+        vec![adj(
+            Category::DriverTooOld,
+            3.0,
+            format!("the log names driver {shown}, which supports CUDA {newest} at most, and CUDA {cuda}"),
+        )]
+    } else {
+        vec![adj(
+            Category::DriverTooOld,
+            0.5,
+            format!("the log names driver {shown}, which supports CUDA {newest}, enough for CUDA {cuda}"),
+        )]
+    }
+}
+
+/// The log shows WSL: there the driver runs on Windows and CUDA reaches it through the libcuda in
+/// /usr/lib/wsl/lib, so for an error about finding the driver (a signature listing both the
+/// loader path and a missing driver) the loader path is the likely cause, most often a Linux
+/// driver package installed inside WSL that shadows it (NVIDIA's CUDA on WSL guide; the WSL
+/// reports in the corpus, e.g. https://github.com/Genesis-Embodied-AI/genesis-world/issues/114).
+pub fn wsl_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some()
+        || !has(input, Category::LibraryNotFound)
+        || !has(input, Category::DriverNotLoaded)
+    {
+        return vec![];
+    }
+    let Some(hint) = input.evidence.wsl_in_log.as_deref() else { return vec![] };
+    vec![
+        adj(
+            Category::LibraryNotFound,
+            5.0,
+            format!("the log shows WSL (\"{hint}\"): CUDA must load libcuda from /usr/lib/wsl/lib"),
+        ),
+        adj(
+            Category::DriverNotLoaded,
+            0.4,
+            "on WSL the driver is loaded by Windows, not by a Linux kernel module",
+        ),
+    ]
+}
+
+/// The compute mode of the GPU, for a signature whose causes include a GPU held in an exclusive
+/// compute mode: an nvidia-smi table showing `E. Process` makes it likely; native Windows makes it
+/// unlikely (exclusive modes need TCC, GeForce and WDDM GPUs stay in Default), where the error
+/// mostly follows a broken driver install
+/// (https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/2986).
+pub fn compute_mode_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() {
+        return vec![];
+    }
+    let Some(exclusive) = input
+        .signature
+        .causes
+        .iter()
+        .find(|c| c.why.to_lowercase().contains("exclusive"))
+        .map(|c| c.category)
+    else {
+        return vec![];
+    };
+    if let Some(mode) = input.evidence.exclusive_compute_mode.as_deref() {
+        return vec![adj(exclusive, 4.0, format!("nvidia-smi in the log shows the compute mode \"{mode}\""))];
+    }
+    let Some(win) = input.evidence.windows_in_log.as_deref() else { return vec![] };
+    let mut out = vec![adj(
+        exclusive,
+        0.2,
+        format!(
+            "the log shows Windows (\"{win}\"), where GPUs in WDDM mode stay in the Default compute mode"
+        ),
+    )];
+    if has(input, Category::DriverNotLoaded) && exclusive != Category::DriverNotLoaded {
+        out.push(adj(
+            Category::DriverNotLoaded,
+            2.0,
+            format!("on Windows (\"{win}\") this error mostly follows a broken driver install"),
+        ));
+    }
+    out
+}
+
 /// A Windows DLL named as missing that is neither cuDNN nor its zlibwapi dependency (nvrtc64_120_0.dll,
 /// cudart64_110.dll, torch's c10.dll): installing cuDNN cannot be the fix. Nor is it for PyTorch's
 /// own cuDNN copy in torch\lib, which is there: a dependency of it is missing or the copy is broken.
@@ -1175,8 +1366,14 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
-    const TORCH_CXX: [&str; 6] = ["_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"];
-    if TORCH_CXX.iter().any(|p| sym.starts_with(p)) {
+    // PyTorch's C++ namespaces, mangled: c10, at, torch and caffe2 (TypeMeta lives in caffe2 in
+    // older releases), as the symbol's own scope or inside a free function's signature
+    // (_Z16THPVariable_WrapN2at10TensorBaseE).
+    const TORCH_CXX: [&str; 8] =
+        ["_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch", "_ZN6caffe2", "_ZNK6caffe2"];
+    const TORCH_NESTED: [&str; 4] = ["N3c10", "N2at", "N5torch", "N6caffe2"];
+    let torch_in_signature = sym.starts_with("_Z") && TORCH_NESTED.iter().any(|n| sym.contains(n));
+    if TORCH_CXX.iter().any(|p| sym.starts_with(p)) || torch_in_signature {
         vec![adj(
             Category::Other,
             4.0,
@@ -1287,9 +1484,11 @@ mod tests {
         let ev =
             LogEvidence { no_nvidia_gpu: Some("running it on the CPU".into()), ..LogEvidence::default() };
         let sig = t.by_id("torch-no-nvidia-driver").unwrap();
+        // Without evidence the prior decides: reports of this message are mostly containers
+        // started without GPU access.
         assert_eq!(
             rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t)[0].category,
-            Category::DriverNotLoaded
+            Category::ContainerRuntime
         );
         assert_eq!(rank(sig, &ev, None, &BTreeSet::new(), t)[0].category, Category::Other);
         // NCCL's `other` is the network, not a missing GPU: left alone.
@@ -1302,6 +1501,42 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn a_cpu_wheel_named_in_the_log_ranks_the_cpu_build_first() {
+        let t = table();
+        let sig = t.by_id("xformers-extension-mismatch").unwrap();
+        let plain = rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t);
+        assert_eq!(plain[0].category, Category::Other);
+        let ev = LogEvidence { cpu_build_in_log: Some("2.1.2+cpu".into()), ..LogEvidence::default() };
+        let ranked = rank(sig, &ev, None, &BTreeSet::new(), t);
+        assert_eq!(ranked[0].category, Category::CpuOnlyBuild);
+        assert!(ranked[0].facts[0].contains("2.1.2+cpu"));
+        // A signature without a CPU-build cause is left alone.
+        let oom = t.by_id("torch-cuda-oom").unwrap();
+        let input =
+            RuleInput { signature: oom, evidence: &ev, report: None, seen: &BTreeSet::new(), table: t };
+        assert!(cpu_build_in_log(&input).is_empty());
+    }
+
+    #[test]
+    fn pytorch_cxx_symbols_point_at_an_extension_built_for_another_torch() {
+        let t = table();
+        let sig = t.by_id("loader-undefined-symbol").unwrap();
+        let first = |sym: &str| {
+            let ev = LogEvidence { symbol: Some(sym.into()), ..LogEvidence::default() };
+            rank(sig, &ev, None, &BTreeSet::new(), t)[0].category
+        };
+        // caffe2's TypeMeta (older releases), a free function taking an at::TensorBase, c10.
+        assert_eq!(
+            first("_ZN6caffe28TypeMeta21_typeMetaDataInstanceISt7complexIdEEEPKNS_6detail1"),
+            Category::Other
+        );
+        assert_eq!(first("_Z16THPVariable_WrapN2at10TensorBaseE"), Category::Other);
+        assert_eq!(first("_ZN3c104cuda9SetDeviceEi"), Category::Other);
+        // A CUDA library function is not a PyTorch symbol.
+        assert_eq!(first("cublasLtGetStatusString"), Category::CudaRuntimeMismatch);
     }
 
     #[test]
@@ -1367,6 +1602,45 @@ mod tests {
             "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n\
                     my system: ubuntu20.04 + nvidia530.30 + cuda12.1";
         assert_eq!(top(same).1, Category::LibraryNotFound);
+        // ONNX Runtime's provider needs libcublas.so.11 and the user has CUDA 11.2: the loader path.
+        let ort = "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublas.so.11: cannot open shared object file: No such file or directory\n\
+                   - CUDA  version: 11.2";
+        assert_eq!(top(ort).1, Category::LibraryNotFound);
+        let ort12 = "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory\n\
+                     Cuda compilation tools, release 12.1, V12.1.66";
+        assert_eq!(top(ort12).1, Category::CudaRuntimeMismatch);
+        // Before CUDA 11 the soname carries the minor: libcudart.so.10.1 is not in CUDA 10.0.
+        let minor =
+            "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n\
+                     my CUDA version is 10.0";
+        assert_eq!(top(minor).1, Category::CudaRuntimeMismatch);
+    }
+
+    #[test]
+    fn a_cuda_library_jax_cannot_load_is_the_library_not_a_cpu_only_jaxlib() {
+        let text = "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cusparseGetProperty(MAJOR_VERSION, &major) failed: The cuSPARSE library was not found.\n\
+                    RuntimeError: Unable to load cuSPARSE. Is it installed?\n\
+                    WARNING: An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.";
+        assert_eq!(top(text), ("jax-cuda-library-load".to_string(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
+    fn a_cudnn_handle_jax_could_not_create_is_the_cudnn_install_before_memory() {
+        let handle = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:429] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR";
+        assert_eq!(top(handle).1, Category::Oom);
+        let jax =
+            format!("{handle}\nXlaRuntimeError                           Traceback (most recent call last)");
+        assert_eq!(top(&jax).1, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn a_failed_cudnn_handle_with_plenty_of_free_memory_is_not_out_of_memory() {
+        let roomy = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
+                     E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: 2624061440 bytes free, 12524191744 bytes total.";
+        assert_eq!(top(roomy).1, Category::CudnnVersionMismatch);
+        let full = "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
+                    E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: 65536 bytes free, 12524191744 bytes total.";
+        assert_eq!(top(full).1, Category::Oom);
     }
 
     #[test]
@@ -1493,5 +1767,60 @@ mod tests {
         let ranked = rank(sig, &ev, None, &BTreeSet::new(), t);
         assert_eq!(ranked[0].category, Category::ArchUnsupported);
         assert!(ranked[0].facts[0].contains("sm_120"));
+    }
+
+    #[test]
+    fn wsl_in_the_log_makes_a_missing_device_the_driver_library_path() {
+        let native =
+            "CUDA Error CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected while calling init (cuInit)";
+        assert_eq!(top(native), ("cuda-no-device".into(), Category::EnvVarMisconfig));
+        let wsl = format!("I have the same issue with my cuda 12.1 run under wsl2\n{native}");
+        assert_eq!(top(&wsl), ("cuda-no-device".into(), Category::LibraryNotFound));
+    }
+
+    #[test]
+    fn the_compute_mode_and_the_os_decide_busy_or_unavailable() {
+        let error = "RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable";
+        assert_eq!(top(error).1, Category::Other);
+        let exclusive = format!(
+            "{error}\n| N/A   35C    P0    63W / 235W |     74MiB / 11439MiB |      0%   E. Process |"
+        );
+        assert_eq!(top(&exclusive).1, Category::Other);
+        let windows = format!("{error}\nWindows 10\nInstalled: cuda_11.3.1_win10_network");
+        assert_eq!(top(&windows).1, Category::DriverNotLoaded);
+    }
+
+    #[test]
+    fn a_driver_older_than_the_cuda_named_in_the_log_is_too_old() {
+        let e804 = "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW";
+        let result = crate::explain::scan::scan_bytes(
+            format!("My driver version is 470.141.03 with CUDA 11.7.\n{e804}").as_bytes(),
+            table(),
+        );
+        let e = crate::explain::explain(&result, None).into_iter().next().unwrap();
+        assert_eq!(e.causes[0].category, Category::DriverTooOld);
+        assert!(
+            e.causes[0].facts.iter().any(|f| f.contains("supports CUDA 11.4 at most")),
+            "{:?}",
+            e.causes[0]
+        );
+        // A driver new enough for the CUDA named lowers it.
+        let ok = crate::explain::scan::scan_bytes(
+            format!("My driver version is 550.54.14 with CUDA 12.1.\n{e804}").as_bytes(),
+            table(),
+        );
+        let e = crate::explain::explain(&ok, None).into_iter().next().unwrap();
+        assert_ne!(e.causes[0].category, Category::DriverTooOld);
+    }
+
+    #[test]
+    fn container_start_messages_are_not_explained_by_the_container_they_start() {
+        let timeout = "sudo docker run --rm --gpus all nvidia/cuda:11.0.3-base-ubuntu20.04 nvidia-smi\n\
+                       nvidia-container-cli: initialization error: driver rpc error: timed out: unknown.";
+        assert_eq!(top(timeout), ("container-cli-driver-timeout".into(), Category::DriverNotLoaded));
+        let nvml = "loading NVML\nFailed to start nvml with error:  could not load NVML library";
+        assert_eq!(top(nvml), ("nvml-could-not-load".into(), Category::ContainerRuntime));
+        let cdi = "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all";
+        assert_eq!(top(cdi), ("cdi-unresolvable".into(), Category::ContainerRuntime));
     }
 }
