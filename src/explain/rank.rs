@@ -1574,17 +1574,29 @@ pub fn compute_mode_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// A Windows DLL named as missing that is neither cuDNN nor its zlibwapi dependency (nvrtc64_120_0.dll,
-/// cudart64_110.dll): installing cuDNN cannot be the fix.
+/// cudart64_110.dll, torch's c10.dll): installing cuDNN cannot be the fix. Nor is it for PyTorch's
+/// own cuDNN copy in torch\lib, which is there: a dependency of it is missing or the copy is broken.
 pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::CudnnMissing) {
         return vec![];
     }
     let Some(file) = input.evidence.library.as_deref() else { return vec![] };
     let lower = file.to_ascii_lowercase();
-    if !lower.ends_with(".dll") || lower.contains("cudnn") || lower.contains("zlibwapi") {
+    if !lower.ends_with(".dll") || lower.contains("zlibwapi") {
         return vec![];
     }
-    vec![adj(Category::CudnnMissing, 0.3, format!("{file} is not a cuDNN library"))]
+    if !lower.contains("cudnn") {
+        return vec![adj(Category::CudnnMissing, 0.3, format!("{file} is not a cuDNN library"))];
+    }
+    let dir = input.evidence.captured.iter().find(|(name, _)| name == "dir").map(|(_, d)| d.as_str());
+    match dir {
+        Some(d) if d.to_ascii_lowercase().replace('/', "\\").ends_with("\\torch\\lib") => vec![adj(
+            Category::CudnnMissing,
+            0.3,
+            format!("{file} is PyTorch's own copy in {d}: cuDNN is there, a DLL it depends on is not"),
+        )],
+        _ => vec![],
+    }
 }
 
 /// Which library an undefined symbol belongs to, from its name.
@@ -1959,6 +1971,19 @@ mod tests {
             "RuntimeError: CUDA error: no kernel image is available for execution on the device\n{hint}"
         );
         assert_eq!(top(&after_error).0, "cuda-no-kernel-image");
+    }
+
+    #[test]
+    fn pytorch_failing_to_load_its_own_dlls_is_a_missing_dependency_not_a_missing_cudnn() {
+        for text in [
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "C:\venv\Lib\site-packages\torch\lib\fbgemm.dll" or one of its dependencies."#,
+            r#"OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "D:\ComfyUI\python_embeded\Lib\site-packages\torch\lib\c10.dll" or one of its dependencies."#,
+            r#"OSError: [WinError 126] The specified module could not be found. Error loading "D:\python\lib\site-packages\torch\lib\cudnn_cnn_infer64_8.dll" or one of its dependencies."#,
+        ] {
+            assert_eq!(top(text), ("windows-dll-missing".into(), Category::LibraryNotFound), "{text}");
+        }
+        let cudnn = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!";
+        assert_eq!(top(cudnn).1, Category::CudnnMissing);
     }
 
     #[test]

@@ -12,7 +12,8 @@ const CHUNK: usize = 1 << 20;
 /// At most this many distinct errors are kept; later new ones are dropped (counts go on).
 const MAX_DISTINCT: usize = 1000;
 /// Lines after a first occurrence kept as context for evidence (an issue template's environment
-/// section, "CUDA version: 11.2", often comes a few lines below the error it explains).
+/// section, "CUDA version: 11.2", often comes a few lines below the error it explains; users paste
+/// their versions just below it: "ctranslate2==4.5.0 / torch==2.5.1").
 const CONTEXT_LINES: usize = 10;
 /// Lines before a first occurrence kept for evidence ("I installed CUDA 9.1" above a traceback:
 /// a Python traceback of five frames puts about a dozen lines between what the user said and the
