@@ -321,6 +321,8 @@ pub fn extract(
 ) -> LogEvidence {
     let p = patterns();
     let mut ev = LogEvidence::default();
+    // The first match of a marker, as written.
+    let found = |re: &Regex| re.find(context).map(|m| m.as_str().to_string());
     if let Some(c) = p.sm.captures(context) {
         ev.compute_capability = match (c.get(1), c.get(2), c.get(3)) {
             (Some(sm), _, _) => ComputeCapability::from_sm_number(sm.as_str()),
@@ -393,9 +395,7 @@ pub fn extract(
         ev.cuda_in_log = format!("{}.0", &c[1]).parse().ok();
         ev.cuda_in_log_major_only = ev.cuda_in_log.is_some();
     }
-    if let Some(m) = p.jax.find(context) {
-        ev.jax_in_log = Some(m.as_str().to_string());
-    }
+    ev.jax_in_log = found(&p.jax);
     if let Some(m) = p.caffe_conv.find(context) {
         ev.caffe_cudnn_conv = Some(m.as_str().trim_start_matches(['`', '>', ' ', '\t', '\n']).to_string());
     }
@@ -421,24 +421,12 @@ pub fn extract(
     if let Some(m) = p.tf_op.find(context) {
         ev.tf_op = Some(m.as_str().trim().to_string());
     }
-    if let Some(m) = p.container.find(context) {
-        ev.container_in_log = Some(m.as_str().to_string());
-    }
-    if let Some(m) = p.wsl.find(context) {
-        ev.wsl_in_log = Some(m.as_str().to_string());
-    }
-    if let Some(m) = p.windows.find(context) {
-        ev.windows_in_log = Some(m.as_str().to_string());
-    }
-    if let Some(m) = p.exclusive.find(context) {
-        ev.exclusive_compute_mode = Some(m.as_str().to_string());
-    }
-    if let Some(m) = p.no_nvidia_gpu.find(context) {
-        ev.no_nvidia_gpu = Some(m.as_str().to_string());
-    }
-    if let Some(m) = p.cpu_build.find(context) {
-        ev.cpu_build_in_log = Some(m.as_str().to_string());
-    }
+    ev.container_in_log = found(&p.container);
+    ev.wsl_in_log = found(&p.wsl);
+    ev.windows_in_log = found(&p.windows);
+    ev.exclusive_compute_mode = found(&p.exclusive);
+    ev.no_nvidia_gpu = found(&p.no_nvidia_gpu);
+    ev.cpu_build_in_log = found(&p.cpu_build);
     if let Some(c) = p.os_error.captures(context) {
         ev.os_error = Some(c[1].to_string());
     }
@@ -449,8 +437,8 @@ pub fn extract(
         .captures_iter(context)
         .find(|c| !c[1].starts_with("NCCL_DEBUG"))
         .map(|c| format!("{}={}", &c[1], &c[2]));
-    ev.multi_node = p.multi_node.find(context).map(|m| m.as_str().to_string());
-    ev.memory_hint = p.memory_hint.find(context).map(|m| m.as_str().to_string());
+    ev.multi_node = found(&p.multi_node);
+    ev.memory_hint = found(&p.memory_hint);
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
