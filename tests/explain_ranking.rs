@@ -191,3 +191,36 @@ fn a_missing_library_that_exists_elsewhere_is_a_loader_path_problem() {
     // Text alone: not installed is the likelier reading.
     assert_eq!(explain_with(msg, None).causes[0].category, Category::CudnnMissing);
 }
+
+#[test]
+fn another_major_installed_is_named_once_per_directory() {
+    use cudoctor::report::{CudaLibrary, LibraryKind};
+    let msg = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory";
+    let mut r = machine();
+    for (dir, file, version) in [
+        ("/usr/lib/x86_64-linux-gnu", "libcudnn_ops.so.9.14.0", "9.14.0"),
+        ("/usr/lib/x86_64-linux-gnu", "libcudnn_ops.so.9", "9.14.0.64"),
+        ("/usr/lib/x86_64-linux-gnu", "libcudnn_cnn.so.9", "9.14.0.64"),
+        ("/venv/nvidia/cudnn/lib", "libcudnn.so.9", "9.19.0.56"),
+    ] {
+        let path = format!("{dir}/{file}");
+        r.libraries.push(CudaLibrary {
+            kind: LibraryKind::Cudnn,
+            name: file.into(),
+            path: path.clone(),
+            links: vec![],
+            version: Some(Fact::new(v(version), Evidence::file_name(path))),
+            origin: Origin::Unknown,
+            size: 1,
+        });
+    }
+    let e = explain_with(msg, Some(&r));
+    let mismatch = e.causes.iter().find(|c| c.category == Category::CudnnVersionMismatch).unwrap();
+    let fact = mismatch.facts.iter().find(|f| f.starts_with("the program wants")).unwrap();
+    assert!(
+        fact.ends_with(
+            "this machine has cudnn 9.14.0.64 in /usr/lib/x86_64-linux-gnu (3 files), cudnn 9.19.0.56 in /venv/nvidia/cudnn/lib (1 file)"
+        ),
+        "{fact}"
+    );
+}

@@ -1075,13 +1075,30 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(kind) = library_kind(file) else { return vec![] };
     let wanted = so_major(file);
-    let others: Vec<String> = report
-        .libraries
+    // One entry per directory, with the most precise version read there: a cuDNN 9 install is
+    // 24 files and links, which would not fit on a terminal line.
+    let mut dirs: Vec<(&str, Option<&Version>, usize)> = Vec::new();
+    for l in report.libraries.iter().filter(|l| l.kind == kind) {
+        let dir = l.path.rsplit_once('/').map_or(l.path.as_str(), |(d, _)| d);
+        let version = l.version.as_ref().map(|v| &v.value);
+        match dirs.iter_mut().find(|(d, _, _)| *d == dir) {
+            Some((_, v, n)) => {
+                *n += 1;
+                if version.map(|x| x.to_string().len()) > v.map(|x| x.to_string().len()) {
+                    *v = version;
+                }
+            }
+            None => dirs.push((dir, version, 1)),
+        }
+    }
+    let others: Vec<String> = dirs
         .iter()
-        .filter(|l| l.kind == kind)
-        .map(|l| match &l.version {
-            Some(v) => format!("{} {} at {}", l.name, v.value, l.path),
-            None => format!("{} at {}", l.name, l.path),
+        .map(|(dir, version, n)| {
+            let files = if *n == 1 { "1 file".to_string() } else { format!("{n} files") };
+            match version {
+                Some(v) => format!("{} {v} in {dir} ({files})", kind.name()),
+                None => format!("{} in {dir} ({files})", kind.name()),
+            }
         })
         .collect();
     if others.is_empty() {
