@@ -781,7 +781,9 @@ mod tests {
             assert!(used, "anchor {a:?} is in no literal");
         }
         assert_eq!(t.anchor_groups, raw.prefilter.groups, "no anchor had to be added");
-        assert!(t.anchor_groups.len() <= 2, "keep the anchors to two SIMD searchers");
+        // Two full groups and a small third one for rare anchors; each group is one more pass of
+        // a SIMD searcher over every byte (scripts/bench-explain.sh measures what it costs).
+        assert!(t.anchor_groups.len() <= 3, "keep the anchors to three SIMD searchers");
         assert!(t.anchor_groups.iter().all(|g| g.len() <= ANCHOR_GROUP));
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("ssse3") {
