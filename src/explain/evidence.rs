@@ -96,7 +96,8 @@ pub struct LogEvidence {
     /// `/usr/lib/wsl/lib`): the driver lives on the Windows side and libcuda comes from there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wsl_in_log: Option<String>,
-    /// The log shows native Windows (`Windows 10`, a `C:\` path, `nvidia-smi.exe`).
+    /// The log shows native Windows (`Windows 10`, a `C:\` path, `nvidia-smi.exe`, `[WinError 126]`,
+    /// a `.dll`, a `win_amd64` wheel).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows_in_log: Option<String>,
     /// An nvidia-smi table or query shows a GPU in an exclusive compute mode (`E. Process`,
@@ -227,7 +228,11 @@ fn patterns() -> &'static Patterns {
                 r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| ",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
-            windows: re(r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b"),
+            // What only a Windows machine prints: its versions, drive-letter paths, its loader's
+            // error numbers and DLL names, a Windows wheel's platform tag.
+            windows: re(
+                r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b|\[WinError \d+\]|\b\w[\w.-]*\.[Dd][Ll][Ll]\b|\bwin_amd64\b",
+            ),
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(

@@ -651,7 +651,7 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             let context =
                 if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
             let ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
-            let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(sig, &ev, &context, r));
+            let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(sig, &ev, r));
             let usable = if facts_not_used.is_some() { None } else { report };
             let causes = rank::rank(sig, &ev, usable, &seen, t);
             Explanation {
