@@ -2131,6 +2131,28 @@ mod tests {
     }
 
     #[test]
+    fn tensorflows_cudnn_version_check_is_recognised_when_the_paste_wraps_it() {
+        // Wrapped by the issue form: "Loaded runtime CuDNN l" / "ibrary: 7.4.1 but source ...".
+        let wrapped = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:319] Loaded runtime CuDNN l\n\
+                       ibrary: 7.4.1 but source was compiled with: 7.6.4.  CuDNN library major and minor version needs to match or have higher minor version in case of CuDNN 7.0 or later version. If using a binary install, up\n\
+                       grade your CuDNN library.  If building from sources, make sure the library loaded at runtime is compa";
+        let result = crate::explain::scan::scan_bytes(wrapped.as_bytes(), table());
+        let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
+        assert_eq!(
+            (e.signature.as_str(), e.causes[0].category),
+            ("tf-cudnn-runtime-mismatch", Category::CudnnVersionMismatch)
+        );
+        assert_eq!(e.evidence.cudnn_runtime.map(|v| v.to_string()).as_deref(), Some("7.4.1"));
+        assert_eq!(e.evidence.cudnn_compiled.map(|v| v.to_string()).as_deref(), Some("7.6.4"));
+        // TensorFlow 1.x's integers and compatibility versions.
+        let old = "E cuda_dnn.cc:378] Loaded runtime CuDNN library: 7101 (compatibility version 7100) but source was compiled with 7004 (compatibility version 7000).  If using a binary install, upgrade your CuDNN library to match.";
+        let result = crate::explain::scan::scan_bytes(old.as_bytes(), table());
+        let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
+        assert_eq!(e.evidence.cudnn_runtime.map(|v| v.to_string()).as_deref(), Some("7.1.1"));
+        assert_eq!(e.evidence.cudnn_compiled.map(|v| v.to_string()).as_deref(), Some("7.0.4"));
+    }
+
+    #[test]
     fn a_cudnn_failure_of_a_tensorflow_op_is_not_a_missing_cudnn() {
         assert_eq!(top("UNIMPLEMENTED: DNN library is not found.").1, Category::CudnnMissing);
         let op =
