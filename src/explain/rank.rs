@@ -2153,6 +2153,22 @@ mod tests {
     }
 
     #[test]
+    fn frameworks_own_cudnn_version_checks_name_a_version_mismatch() {
+        let paddle = "Check failed: (cudnn_cuh_major < 4 && cudnn_dso_major < 4) || (cudnn_cuh_major == cudnn_dso_major) [cudnn init] libcudnn v5 with header v7 unmatched!";
+        assert_eq!(top(paddle), ("framework-cudnn-header-mismatch".into(), Category::CudnnVersionMismatch));
+        // MXNet only warns: a real error in the same log is listed first.
+        let mxnet = "[08:32:10] ../src/base.cc:80: cuDNN lib mismatch: linked-against version 8200 != compiled-against version 8100.  Set MXNET_CUDNN_LIB_CHECKING=0 to quiet this warning.\n\
+                     RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB";
+        let result = crate::explain::scan::scan_bytes(mxnet.as_bytes(), table());
+        let explained = crate::explain::explain(&result, None);
+        let ids: Vec<&str> = explained.iter().map(|e| e.signature.as_str()).collect();
+        assert_eq!(ids.last(), Some(&"mxnet-cudnn-lib-mismatch"), "{ids:?}");
+        assert_ne!(ids.first(), Some(&"mxnet-cudnn-lib-mismatch"), "{ids:?}");
+        let alone = "cuDNN lib mismatch: linked-against version 8200 != compiled-against version 8100.";
+        assert_eq!(top(alone), ("mxnet-cudnn-lib-mismatch".into(), Category::CudnnVersionMismatch));
+    }
+
+    #[test]
     fn a_cudnn_failure_of_a_tensorflow_op_is_not_a_missing_cudnn() {
         assert_eq!(top("UNIMPLEMENTED: DNN library is not found.").1, Category::CudnnMissing);
         let op =
