@@ -1828,6 +1828,13 @@ mod tests {
         (e.signature, e.causes[0].category)
     }
 
+    /// The categories of the first error's causes, best first.
+    fn causes(text: &str) -> Vec<Category> {
+        let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
+        let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
+        e.causes.iter().map(|c| c.category).collect()
+    }
+
     #[test]
     fn the_os_error_of_a_failed_call_decides_between_permissions_and_a_full_shm() {
         let denied = "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:290, unhandled system error\n\
@@ -1931,8 +1938,10 @@ mod tests {
 
     #[test]
     fn a_cudnn_mismatch_reported_elsewhere_explains_a_failed_dnn_initialization() {
+        // Alone, the message leaves a cuDNN of the wrong version first and a missing one next.
         let alone = "XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.";
-        assert_eq!(top(alone).1, Category::CudnnMissing);
+        let bare = causes(alone);
+        assert_eq!(&bare[..2], &[Category::CudnnVersionMismatch, Category::CudnnMissing]);
         let with_cause =
             "E cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0.\n\
                           XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.";
@@ -2170,10 +2179,15 @@ mod tests {
 
     #[test]
     fn a_cudnn_failure_of_a_tensorflow_op_is_not_a_missing_cudnn() {
-        assert_eq!(top("UNIMPLEMENTED: DNN library is not found.").1, Category::CudnnMissing);
+        let bare = causes("UNIMPLEMENTED: DNN library is not found.");
+        assert_eq!(&bare[..2], &[Category::CudnnVersionMismatch, Category::CudnnMissing]);
         let op =
             "Node: 'model/conv2d/Conv2D'\nDNN library is not found.\n\t [[{{node model/conv2d/Conv2D}}]]";
-        assert_eq!(top(op).1, Category::CudnnVersionMismatch);
+        let on_gpu = causes(op);
+        assert_eq!(on_gpu[0], Category::CudnnVersionMismatch);
+        // The op ran on a registered GPU, so TensorFlow had loaded cuDNN: a missing one drops back.
+        let rank_of_missing = |c: &[Category]| c.iter().position(|&k| k == Category::CudnnMissing);
+        assert!(rank_of_missing(&on_gpu) > rank_of_missing(&bare), "{on_gpu:?}");
     }
 
     #[test]
