@@ -1492,16 +1492,37 @@ fn newest_cuda_of(driver: &DriverVersion) -> Option<CudaVersion> {
     kb.cuda.release.iter().filter(|r| r.linux.as_ref().is_some_and(|l| l <= driver)).map(|r| r.version).max()
 }
 
-/// The log names a driver version and a CUDA version the user runs: a driver older than that CUDA
-/// needs makes a too-old driver likely for any error that one explains (Error 804 with "driver
-/// 470 … CUDA 11.7": https://github.com/PKU-YuanGroup/Video-LLaVA/issues/22). With a machine's
-/// facts, `driver_cuda_version` decides instead.
+/// The CUDA toolkit the Linux GPU build of TensorFlow `version` was made for and loads, from the
+/// knowledge base's tested build configurations (none where a row names only a CUDA major).
+fn tensorflow_build_cuda(version: &Version) -> Option<CudaVersion> {
+    let kb = crate::kb::kb().ok()?;
+    kb.frameworks
+        .build
+        .iter()
+        .filter(|b| b.framework == "tensorflow" && b.platform.is_linux() && b.covers(version))
+        .find_map(|b| b.cuda.first().and_then(|c| c.toolkit()))
+}
+
+/// The log names a driver version and a CUDA version the user runs (or a TensorFlow release, whose
+/// GPU build loads the CUDA it was built for): a driver older than that CUDA needs makes a too-old
+/// driver likely for any error that one explains (Error 804 with "driver 470 … CUDA 11.7":
+/// https://github.com/PKU-YuanGroup/Video-LLaVA/issues/22; TensorFlow 1.5 on driver 384.69, fixed
+/// by 387.34: https://github.com/localminimum/QANet/issues/5). A driver older than the first
+/// release of that CUDA major runs none of it (minor version compatibility holds only within a
+/// major), which weighs more than a newer minor. With a machine's facts, `driver_cuda_version`
+/// decides instead.
 pub fn driver_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::DriverTooOld) {
         return vec![];
     }
-    let (Some(driver), Some(cuda)) = (&input.evidence.driver_version, input.evidence.cuda_in_log) else {
-        return vec![];
+    let Some(driver) = &input.evidence.driver_version else { return vec![] };
+    let (cuda, via) = match (input.evidence.cuda_in_log, input.evidence.tf_in_log.as_ref()) {
+        (Some(cuda), _) => (cuda, String::new()),
+        (None, Some(tf)) => match tensorflow_build_cuda(tf) {
+            Some(cuda) => (cuda, format!(" (TensorFlow {tf} is built for it)")),
+            None => return vec![],
+        },
+        (None, None) => return vec![],
     };
     let Some(newest) = newest_cuda_of(driver) else { return vec![] };
     let shown = if driver.to_string().ends_with(".999.99") {
@@ -1510,16 +1531,21 @@ pub fn driver_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         driver.to_string()
     };
     if cuda > newest {
+        let factor = if newest.major < cuda.major { 8.0 } else { 3.0 };
         vec![adj(
             Category::DriverTooOld,
-            3.0,
-            format!("the log names driver {shown}, which supports CUDA {newest} at most, and CUDA {cuda}"),
+            factor,
+            format!(
+                "the log names driver {shown}, which supports CUDA {newest} at most, and CUDA {cuda}{via}"
+            ),
         )]
     } else {
         vec![adj(
             Category::DriverTooOld,
             0.5,
-            format!("the log names driver {shown}, which supports CUDA {newest}, enough for CUDA {cuda}"),
+            format!(
+                "the log names driver {shown}, which supports CUDA {newest}, enough for CUDA {cuda}{via}"
+            ),
         )]
     }
 }
@@ -2083,6 +2109,29 @@ mod tests {
         assert_eq!(top(&exclusive).1, Category::Other);
         let windows = format!("{error}\nWindows 10\nInstalled: cuda_11.3.1_win10_network");
         assert_eq!(top(&windows).1, Category::DriverNotLoaded);
+    }
+
+    #[test]
+    fn a_driver_older_than_the_cuda_of_the_tensorflow_release_named_is_too_old() {
+        let log = |driver: &str| {
+            format!(
+                "E tensorflow/stream_executor/cuda/cuda_dnn.cc:385] could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n\
+                 E tensorflow/stream_executor/cuda/cuda_dnn.cc:393] possibly insufficient driver version: {driver}\n\
+                 tensorflow version: 1.5.0"
+            )
+        };
+        // TensorFlow 1.5 loads CUDA 9.0, whose first driver is 384.81.
+        let old = causes(&log("384.69.0"));
+        assert_eq!(old[0], Category::DriverTooOld, "{old:?}");
+        // A driver that runs CUDA 9.0 leaves the usual cause, memory, first.
+        let fine = causes(&log("390.77.0"));
+        assert_eq!(fine[0], Category::Oom, "{fine:?}");
+        // Without a TensorFlow release (or a CUDA version) the driver line alone decides nothing.
+        let bare = causes(
+            "E cuda_dnn.cc:385] could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n\
+             E cuda_dnn.cc:393] possibly insufficient driver version: 384.69.0",
+        );
+        assert_eq!(bare[0], Category::Oom, "{bare:?}");
     }
 
     #[test]
