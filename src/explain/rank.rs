@@ -605,18 +605,28 @@ pub fn arch_list_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// A GPU the log names (RTX 3080, sm_86) and a CUDA the log says is in use (cudatoolkit 10.0,
-/// +cu101) that predates that GPU's architecture: the build cannot run on it. With a machine's
-/// facts, `arch_support` compares the real builds instead.
+/// +cu101, or a TensorFlow release's build CUDA) that predates that GPU's architecture: the build
+/// cannot run on it. With a machine's facts, `arch_support` compares the real builds instead.
 pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::ArchUnsupported) {
         return vec![];
     }
     let ev = input.evidence;
-    let (Some(cc), Some(cuda)) = (ev.compute_capability, ev.cuda_in_log) else { return vec![] };
+    let Some(cc) = ev.compute_capability else { return vec![] };
+    // A TensorFlow release stands for its build's CUDA, compared by major only: its GPU builds
+    // carry PTX that the driver compiles for a newer GPU of the same CUDA generation (TF 2.4,
+    // built with CUDA 11.0, runs on an RTX 30 card; TF 1.15 with CUDA 10.0 does not).
+    let (cuda, major_only, via) = match (ev.cuda_in_log, ev.tf_in_log.as_ref()) {
+        (Some(cuda), _) => (cuda, ev.cuda_in_log_major_only, String::new()),
+        (None, Some(tf)) => match tensorflow_build_cuda(tf) {
+            Some(cuda) => (cuda, true, format!(" (TensorFlow {tf} is built for it)")),
+            None => return vec![],
+        },
+        (None, None) => return vec![],
+    };
     let Some(support) = input.table.arch_support(cc) else { return vec![] };
     // "CUDA 11" alone says nothing about 11.0 against 11.1: only a whole major too old counts.
-    let too_old =
-        if ev.cuda_in_log_major_only { cuda.major < support.min_cuda.major } else { cuda < support.min_cuda };
+    let too_old = if major_only { cuda.major < support.min_cuda.major } else { cuda < support.min_cuda };
     let name = ev.gpu_name.clone().unwrap_or_else(|| cc.sm());
     if !too_old {
         // A CUDA the log names that supports the GPU: not the architecture, unless only its
@@ -625,14 +635,14 @@ pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         // are supported by every CUDA from their first one on.
         // A compiler refusing an architecture flag is about the flag, not the GPU.
         let build_time = input.signature.id == "toolchain-unsupported-arch";
-        if ev.cuda_in_log_major_only || cc < ComputeCapability::new(7, 5) || build_time {
+        if major_only || cc < ComputeCapability::new(7, 5) || build_time {
             return vec![];
         }
         return vec![adj(
             Category::ArchUnsupported,
             0.4,
             format!(
-                "{name} (compute capability {cc}) is supported from CUDA {}; the log says CUDA {cuda}",
+                "{name} (compute capability {cc}) is supported from CUDA {}; the log says CUDA {cuda}{via}",
                 support.min_cuda
             ),
         )];
@@ -641,7 +651,7 @@ pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         Category::ArchUnsupported,
         4.0,
         format!(
-            "{name} (compute capability {cc}) needs CUDA {} or newer; the log says CUDA {cuda}",
+            "{name} (compute capability {cc}) needs CUDA {} or newer; the log says CUDA {cuda}{via}",
             support.min_cuda
         ),
     )]
@@ -2132,6 +2142,20 @@ mod tests {
              E cuda_dnn.cc:393] possibly insufficient driver version: 384.69.0",
         );
         assert_eq!(bare[0], Category::Oom, "{bare:?}");
+    }
+
+    #[test]
+    fn a_gpu_newer_than_the_cuda_of_the_tensorflow_release_named_is_unsupported() {
+        let log = |tf: &str| {
+            format!(
+                "E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
+                 GPU: GeForce RTX 3090, tensorflow-gpu=={tf}"
+            )
+        };
+        // TensorFlow 1.15 is built for CUDA 10.0, a major older than Ampere's first (11.1).
+        assert_eq!(causes(&log("1.15"))[0], Category::ArchUnsupported);
+        // TensorFlow 2.4 is built for CUDA 11.0: the same major, no verdict on the architecture.
+        assert_eq!(causes(&log("2.4.0"))[0], Category::Oom);
     }
 
     #[test]
