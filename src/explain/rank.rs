@@ -105,6 +105,7 @@ pub const RULES: &[Rule] = &[
     wsl_in_log,
     compute_mode_in_log,
     driver_vs_cuda_in_log,
+    cudnn_attention_arch,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -1560,6 +1561,33 @@ pub fn driver_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// cuDNN's graph API finding no plan, against the GPU the log names: its fused attention has
+/// engines for Ampere (sm_80) and newer only ("cuDNN SDPA doesn't support Turing GPUs",
+/// https://github.com/karpathy/llm.c/issues/761), so an older GPU explains it and a newer one
+/// makes the framework release or the cuDNN version likelier.
+pub fn cudnn_attention_arch(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cudnn-frontend-no-plan" {
+        return vec![];
+    }
+    let Some(cc) = input.evidence.compute_capability else { return vec![] };
+    let name = input.evidence.gpu_name.clone().unwrap_or_else(|| cc.sm());
+    if cc < ComputeCapability::new(8, 0) {
+        vec![adj(
+            Category::ArchUnsupported,
+            4.0,
+            format!("{name} (compute capability {cc}) predates Ampere: cuDNN's fused attention has no engine for it"),
+        )]
+    } else {
+        vec![adj(
+            Category::ArchUnsupported,
+            0.3,
+            format!(
+                "{name} (compute capability {cc}) is Ampere or newer, which cuDNN's fused attention supports"
+            ),
+        )]
+    }
+}
+
 /// The log shows WSL: there the driver runs on Windows and CUDA reaches it through the libcuda in
 /// /usr/lib/wsl/lib, so for an error about finding the driver (a signature listing both the
 /// loader path and a missing driver) the loader path is the likely cause, most often a Linux
@@ -2156,6 +2184,16 @@ mod tests {
         assert_eq!(causes(&log("1.15"))[0], Category::ArchUnsupported);
         // TensorFlow 2.4 is built for CUDA 11.0: the same major, no verdict on the architecture.
         assert_eq!(causes(&log("2.4.0"))[0], Category::Oom);
+    }
+
+    #[test]
+    fn no_cudnn_graph_plan_is_the_framework_release_unless_the_gpu_predates_ampere() {
+        let error = "RuntimeError: cuDNN Frontend error: [cudnn_frontend] Error: No execution plans support the graph.";
+        assert_eq!(top(error), ("cudnn-frontend-no-plan".into(), Category::Other));
+        let turing = format!("{error}\nGPU: NVIDIA GeForce RTX 2080 Ti, CUDA 12.6");
+        assert_eq!(causes(&turing)[0], Category::ArchUnsupported);
+        let ada = format!("{error}\nI have an Nvidia 4070 TI 12GB GPU");
+        assert_eq!(causes(&ada)[0], Category::Other);
     }
 
     #[test]
