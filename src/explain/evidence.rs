@@ -116,6 +116,11 @@ pub struct LogEvidence {
     /// written: its CUDA wheels bring their own cuDNN (data/pytorch.toml pins).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub torch_in_log: Option<String>,
+    /// A TensorFlow version the log names (`tensorflow version: 1.5.0`, the issue template's
+    /// `TensorFlow version (use command below): v1.13.1-0-g6612da8951`, `tensorflow-gpu==1.14`,
+    /// `TF-GPU 1.1.0`): its GPU build loads the CUDA it was built for (data/frameworks.toml).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tf_in_log: Option<Version>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -176,6 +181,7 @@ struct Patterns {
     nccl_env: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
+    tf_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
 }
@@ -249,6 +255,11 @@ fn patterns() -> &'static Patterns {
             ),
             torch_named: re(
                 r"(?i)(?:^|[^\w.])(?:py)?torch(?:[ \t]+version)?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?(?:\+cu\d{2,3})?)",
+            ),
+            // Not `tf.__version__` or a path (`tensorflow/core/...`): a name, an optional
+            // "version" and "(use command below)", then the number after `==`, `:` or a space.
+            tf_named: re(
+                r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
@@ -465,6 +476,9 @@ pub fn extract(
     if let Some(c) = p.torch_named.captures(context) {
         ev.torch_in_log = Some(c[1].to_string());
     }
+    if let Some(c) = p.tf_named.captures(context) {
+        ev.tf_in_log = c[1].parse().ok();
+    }
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
     let key = key.trim_end_matches('.');
@@ -529,6 +543,21 @@ mod tests {
         assert_eq!(ev("pytorch version: 2.6.0+cu126").torch_in_log.as_deref(), Some("2.6.0+cu126"));
         assert_eq!(ev("torch==2.5.1").torch_in_log.as_deref(), Some("2.5.1"));
         assert_eq!(ev("File torch/cuda/__init__.py, torchvision 0.15.1").torch_in_log, None);
+        let tf = |t: &str| ev(t).tf_in_log.map(|v| v.to_string());
+        assert_eq!(tf("tensorflow version: 1.5.0").as_deref(), Some("1.5.0"));
+        assert_eq!(
+            tf("- TensorFlow version (use command below): v1.13.1-0-g6612da8951").as_deref(),
+            Some("1.13.1")
+        );
+        assert_eq!(tf("pip install tensorflow-gpu==1.14").as_deref(), Some("1.14"));
+        assert_eq!(tf("Windows 10, GTX770, CUDA 8.0, CUDNN 5.1, TF-GPU 1.1.0").as_deref(), Some("1.1.0"));
+        assert_eq!(tf("tf 2.8").as_deref(), Some("2.8"));
+        // Paths and attribute names are not versions the user runs.
+        assert_eq!(
+            tf("File \"/usr/lib/python3/site-packages/tensorflow/python/client/session.py\", line 1"),
+            None
+        );
+        assert_eq!(tf("print(tf.__version__) 2.4.1"), None);
     }
 
     #[test]
