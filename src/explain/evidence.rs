@@ -231,7 +231,7 @@ fn patterns() -> &'static Patterns {
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
             cpu_build: re(r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None"),
@@ -611,6 +611,18 @@ mod tests {
         );
         assert_eq!(no_gpu("The server has no dedicated GPU").as_deref(), Some("no dedicated GPU"));
         assert_eq!(no_gpu("I have an NVIDIA adapter"), None);
+        // "NVIDIA" alone as the thing one does not have (https://github.com/lllyasviel/Paints-UNDO/issues/61),
+        // but not the driver or a tool that is missing on an NVIDIA machine.
+        assert_eq!(
+            no_gpu("I dont have NVIDIA does it still works").as_deref(),
+            Some("I dont have NVIDIA does")
+        );
+        assert_eq!(no_gpu("I don't have NVIDIA.").as_deref(), Some("I don't have NVIDIA."));
+        assert_eq!(no_gpu("I don't have nvidia drivers installed yet"), None);
+        assert_eq!(no_gpu("we don't have nvidia-smi in the image"), None);
+        assert_eq!(no_gpu("I have an AMD RX 6800").as_deref(), Some("I have an AMD RX"));
+        assert_eq!(no_gpu("I have an AMD Ryzen 9 and an RTX 4090"), None);
+        assert_eq!(no_gpu("Stable Diffusion WebUI AMDGPU Forge"), None);
         let cpu = |t: &str| ev(t).cpu_build_in_log;
         assert_eq!(
             cpu("PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)").as_deref(),
