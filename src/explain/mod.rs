@@ -940,6 +940,29 @@ mod tests {
     }
 
     #[test]
+    fn launcher_and_device_count_messages_from_downstream_projects_are_named() {
+        let id = |line: &[u8]| table().match_line(line).map(|m| table().signatures[m.signature].id.clone());
+        // The web UI's start-up check, as raised and as echoed in the failing command.
+        assert_eq!(
+            id(b"RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check").as_deref(),
+            Some("sd-webui-torch-cuda-test")
+        );
+        assert_eq!(
+            id(b"Command: \"venv/bin/python3\" -c \"import torch; assert torch.cuda.is_available(), 'Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDINE_ARGS variable to disable this check'\"").as_deref(),
+            Some("sd-webui-torch-cuda-test")
+        );
+        // Passing the flag is not the error.
+        assert_eq!(id(b"Launching Web UI with arguments: --skip-torch-cuda-test --upcast-sampling"), None);
+        // The device-count assert, also when wrapped in the lazy-init error.
+        assert_eq!(
+            id(b"torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch. device=1, num_gpus=").as_deref(),
+            Some("torch-device-num-gpus-assert")
+        );
+        let sig = find_signature("torch-device-num-gpus-assert").unwrap();
+        assert_eq!(sig.causes[0].category, Category::EnvVarMisconfig);
+    }
+
+    #[test]
     fn gpu_names_map_to_capabilities_at_word_starts() {
         let t = table();
         assert_eq!(t.gpu_capability("NVIDIA GeForce RTX 3090").unwrap().cc, ComputeCapability::new(8, 6));
