@@ -960,6 +960,30 @@ mod tests {
         );
         let sig = find_signature("torch-device-num-gpus-assert").unwrap();
         assert_eq!(sig.causes[0].category, Category::EnvVarMisconfig);
+        // Windows' commit limit while torch loads its CUDA DLLs, in English and in Chinese.
+        assert_eq!(
+            id(br#"OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "C:\env\lib\site-packages\torch\lib\cudnn_adv_infer64_8.dll" or one of its dependencies."#).as_deref(),
+            Some("windows-paging-file-too-small")
+        );
+        assert_eq!(
+            id("OSError: [WinError 1455] 页面文件太小，无法完成操作。 Error loading \"F:\\torch\\lib\\caffe2_detectron_ops_gpu.dll\" or one of its dependencies.".as_bytes()).as_deref(),
+            Some("windows-paging-file-too-small")
+        );
+        // torch's search of the nvidia-* pip packages, naming the library.
+        let m = table()
+            .match_line(b"ValueError: libcublas.so.*[0-9] not found in the system path ['/code', '/usr/local/lib/python3.10']")
+            .unwrap();
+        assert_eq!(table().signatures[m.signature].id, "torch-pip-cuda-lib-not-found");
+        assert_eq!(m.key, "libcublas");
+        // A CUDA tensor type against a CPU one, whatever the dtype; two CUDA types are not a device mismatch.
+        assert_eq!(
+            id(b"RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.HalfTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor").as_deref(),
+            Some("torch-tensor-device-mismatch")
+        );
+        assert_ne!(
+            id(b"RuntimeError: Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the same").as_deref(),
+            Some("torch-tensor-device-mismatch")
+        );
     }
 
     #[test]
