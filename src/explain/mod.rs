@@ -975,6 +975,11 @@ mod tests {
             .unwrap();
         assert_eq!(table().signatures[m.signature].id, "torch-pip-cuda-lib-not-found");
         assert_eq!(m.key, "libcublas");
+        // torch.compile without Triton, as raised by the inductor and as wrapped by dynamo.
+        assert_eq!(
+            id(b"torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.").as_deref(),
+            Some("torch-compile-triton-missing")
+        );
         // A CUDA tensor type against a CPU one, whatever the dtype; two CUDA types are not a device mismatch.
         assert_eq!(
             id(b"RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.HalfTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor").as_deref(),
