@@ -975,6 +975,11 @@ mod tests {
             .unwrap();
         assert_eq!(table().signatures[m.signature].id, "torch-pip-cuda-lib-not-found");
         assert_eq!(m.key, "libcublas");
+        // xFormers' per-operator reason names the same mismatch as its load warning.
+        assert_eq!(
+            id(b"    xFormers wasn't build with CUDA support").as_deref(),
+            Some("xformers-extension-mismatch")
+        );
         // torch.compile without Triton, as raised by the inductor and as wrapped by dynamo.
         assert_eq!(
             id(b"torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.").as_deref(),
