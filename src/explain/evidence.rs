@@ -231,7 +231,7 @@ fn patterns() -> &'static Patterns {
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
             container: re(
-                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| ",
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ ",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
@@ -242,7 +242,7 @@ fn patterns() -> &'static Patterns {
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
             cpu_build: re(r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None"),
@@ -645,6 +645,25 @@ mod tests {
         );
         assert_eq!(no_gpu("The server has no dedicated GPU").as_deref(), Some("no dedicated GPU"));
         assert_eq!(no_gpu("I have an NVIDIA adapter"), None);
+        // "NVIDIA" alone as the thing one does not have (https://github.com/lllyasviel/Paints-UNDO/issues/61),
+        // but not the driver or a tool that is missing on an NVIDIA machine.
+        assert_eq!(
+            no_gpu("I dont have NVIDIA does it still works").as_deref(),
+            Some("I dont have NVIDIA does")
+        );
+        assert_eq!(no_gpu("I don't have NVIDIA.").as_deref(), Some("I don't have NVIDIA."));
+        assert_eq!(no_gpu("I don't have nvidia drivers installed yet"), None);
+        assert_eq!(no_gpu("we don't have nvidia-smi in the image"), None);
+        assert_eq!(no_gpu("I have an AMD RX 6800").as_deref(), Some("I have an AMD RX"));
+        assert_eq!(no_gpu("I have an AMD Ryzen 9 and an RTX 4090"), None);
+        // Following the AMD install instructions says which GPU the machine has
+        // (https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/9402).
+        assert_eq!(
+            no_gpu("After following the instructions from the wiki for AMD cards, I get").as_deref(),
+            Some("wiki for AMD cards")
+        );
+        assert_eq!(no_gpu("my AMD GPU is not detected").as_deref(), Some("my AMD GPU"));
+        assert_eq!(no_gpu("Stable Diffusion WebUI AMDGPU Forge"), None);
         let cpu = |t: &str| ev(t).cpu_build_in_log;
         assert_eq!(
             cpu("PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)").as_deref(),
@@ -737,6 +756,17 @@ mod tests {
             container("qna-transformers_1  |     torch._C._cuda_init()").as_deref(),
             Some("qna-transformers_1  | ")
         );
+        // A BuildKit log: the command ran in `docker build`, where no GPU is attached
+        // (https://github.com/yftzeng/stable-diffusion-webui-docker/issues/5).
+        assert_eq!(
+            container("#0 920.0 AssertionError: Torch is not able to use GPU").as_deref(),
+            Some("#0 920.0 ")
+        );
+        assert_eq!(
+            container("failed to solve: process \"/bin/sh -c pip install\" did not complete").as_deref(),
+            Some("failed to solve: process")
+        );
+        assert_eq!(container("#1 is the issue number, 2.5 GB free"), None);
         assert_eq!(container("epoch 1 | loss 0.3"), None);
     }
 
