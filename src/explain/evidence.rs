@@ -136,6 +136,10 @@ pub struct LogEvidence {
     /// error", "a lower batch size … will succeed"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_hint: Option<String>,
+    /// The log names a bfloat16 operation (`CUDA_R_16BF` in a refused cuBLAS call, `bfloat16`,
+    /// `bf16`): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bf16_in_log: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -177,6 +181,7 @@ struct Patterns {
     torch_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
+    bf16: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -251,6 +256,7 @@ fn patterns() -> &'static Patterns {
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
+            bf16: re(r"CUDA_R_16BF|\b(?:bfloat16|bf16|BF16)\b"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
             gpu_name: re(
@@ -439,6 +445,7 @@ pub fn extract(
         .map(|c| format!("{}={}", &c[1], &c[2]));
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
+    ev.bf16_in_log = found(&p.bf16);
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -727,6 +734,18 @@ mod tests {
         assert_eq!(memory("but sometimes fail with correct OOM error").as_deref(), Some("OOM"));
         assert_eq!(memory("I lowered the batch size but it still crashes"), None);
         assert_eq!(memory("ZOOM in on the plot"), None);
+    }
+
+    #[test]
+    fn a_bf16_operation_is_read_from_the_log() {
+        let bf16 = |t: &str| ev(t).bf16_in_log;
+        assert_eq!(
+            bf16("CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx(handle, a, CUDA_R_16BF, lda)`")
+                .as_deref(),
+            Some("CUDA_R_16BF")
+        );
+        assert_eq!(bf16("model = load(torch_dtype=torch.bfloat16)").as_deref(), Some("bfloat16"));
+        assert_eq!(bf16("cublasGemmEx(handle, a, CUDA_R_16F, lda)"), None);
     }
 
     #[test]
