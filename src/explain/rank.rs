@@ -106,6 +106,7 @@ pub const RULES: &[Rule] = &[
     compute_mode_in_log,
     driver_vs_cuda_in_log,
     bf16_gemm_refused,
+    upgrade_without_reboot,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -1568,6 +1569,24 @@ pub fn bf16_gemm_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
         Category::ArchUnsupported,
         3.0,
         format!("the refused operation is bfloat16 (\"{marker}\"), which cuBLAS supports only on Ampere and newer GPUs"),
+    )]
+}
+
+/// The user says the system or the driver was just upgraded, for an error that a driver upgrade
+/// without a reboot causes (the new libcuda runs against the old kernel module): the CUDA
+/// maintainers' first answer in such threads (https://github.com/diku-dk/futhark/issues/1117,
+/// cuInit failing with 999 after Ubuntu's automatic upgrades; fixed by rebooting).
+pub fn upgrade_without_reboot(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::DriverLibraryMismatch) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.upgrade_in_log.as_deref() else { return vec![] };
+    vec![adj(
+        Category::DriverLibraryMismatch,
+        3.0,
+        format!(
+            "the log says \"{phrase}\": an upgraded driver runs with the old kernel module until a reboot"
+        ),
     )]
 }
 
