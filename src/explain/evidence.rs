@@ -142,6 +142,15 @@ pub struct LogEvidence {
     /// error", "a lower batch size … will succeed"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_hint: Option<String>,
+    /// The log names a bfloat16 operation (`CUDA_R_16BF` in a refused cuBLAS call, `bfloat16`,
+    /// `bf16`): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bf16_in_log: Option<String>,
+    /// The user says the system or the driver was just upgraded ("the automatic upgrades",
+    /// "after apt upgrade", "I updated the nvidia driver") and says nothing of a reboot since:
+    /// the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upgrade_in_log: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -184,6 +193,9 @@ struct Patterns {
     tf_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
+    bf16: Regex,
+    upgrade: Regex,
+    reboot: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -267,6 +279,11 @@ fn patterns() -> &'static Patterns {
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
+            bf16: re(r"CUDA_R_16BF|\b(?:bfloat16|bf16|BF16)\b"),
+            upgrade: re(
+                r"(?i)\b(?:automatic (?:system )?(?:upgrades?|updates?)|unattended[- ]upgrades?|apt(?:-get)? (?:dist-|full-)?upgrade|(?:after|since) (?:an? |the |my )?(?:system |kernel |driver |nvidia |package )?(?:upgrade|update)s?\b|(?:upgraded|updated) (?:the |my )?(?:nvidia |gpu |graphics )?drivers?\b)",
+            ),
+            reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
             gpu_name: re(
@@ -455,6 +472,10 @@ pub fn extract(
         .map(|c| format!("{}={}", &c[1], &c[2]));
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
+    ev.bf16_in_log = found(&p.bf16);
+    if !p.reboot.is_match(context) {
+        ev.upgrade_in_log = found(&p.upgrade);
+    }
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -791,6 +812,31 @@ mod tests {
         assert_eq!(memory("but sometimes fail with correct OOM error").as_deref(), Some("OOM"));
         assert_eq!(memory("I lowered the batch size but it still crashes"), None);
         assert_eq!(memory("ZOOM in on the plot"), None);
+    }
+
+    #[test]
+    fn a_bf16_operation_and_a_recent_upgrade_are_read_from_the_log() {
+        let bf16 = |t: &str| ev(t).bf16_in_log;
+        assert_eq!(
+            bf16("CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx(handle, a, CUDA_R_16BF, lda)`")
+                .as_deref(),
+            Some("CUDA_R_16BF")
+        );
+        assert_eq!(bf16("model = load(torch_dtype=torch.bfloat16)").as_deref(), Some("bfloat16"));
+        assert_eq!(bf16("cublasGemmEx(handle, a, CUDA_R_16F, lda)"), None);
+        let upgrade = |t: &str| ev(t).upgrade_in_log;
+        assert_eq!(
+            upgrade("i'm now thinking the automatic upgrades may have something to do with it").as_deref(),
+            Some("automatic upgrades")
+        );
+        assert_eq!(upgrade("It broke after sudo apt upgrade yesterday").as_deref(), Some("apt upgrade"));
+        assert_eq!(
+            upgrade("I updated the nvidia driver to 535").as_deref(),
+            Some("updated the nvidia driver")
+        );
+        assert_eq!(upgrade("please update your driver"), None);
+        assert_eq!(upgrade("the same thing is happening to me today after a system upgrade/reboot"), None);
+        assert_eq!(upgrade("the weights update each step"), None);
     }
 
     #[test]

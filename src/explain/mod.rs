@@ -820,6 +820,21 @@ mod tests {
     }
 
     #[test]
+    fn llama_cpp_numbered_cuda_errors_are_explained_by_their_code() {
+        // ggml's CUDA_CHECK: "CUDA error <n> at <file>:<line>: <message>"; 217 has no literal of
+        // its message in this form, so only the number names it.
+        let r = scan::scan_bytes(
+            b"CUDA error 217 at ggml-cuda.cu:6292: peer access is not supported between these two devices",
+            table(),
+        );
+        let e = explain(&r, None);
+        assert_eq!(e[0].signature, "cuda-peer-access-unsupported");
+        assert_eq!(e[0].causes[0].category, Category::EnvVarMisconfig);
+        let r = scan::scan_bytes(b"CUDA error 400 at ggml-cuda.cu:5207: invalid resource handle", table());
+        assert_eq!(explain(&r, None)[0].signature, "cuda-invalid-resource-handle");
+    }
+
+    #[test]
     fn numbers_are_named_from_the_knowledge_base() {
         let r = scan::scan_bytes(b"Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)", table());
         let e = explain(&r, None);

@@ -105,6 +105,8 @@ pub const RULES: &[Rule] = &[
     wsl_in_log,
     compute_mode_in_log,
     driver_vs_cuda_in_log,
+    bf16_gemm_refused,
+    upgrade_without_reboot,
     cudnn_attention_arch,
 ];
 
@@ -1613,6 +1615,43 @@ pub fn wsl_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
             "on WSL the driver is loaded by Windows, not by a Linux kernel module",
         ),
     ]
+}
+
+/// cuBLAS refused a GEMM and the log shows it was a bfloat16 one: GPUs before Ampere have no bf16
+/// GEMMs (https://github.com/opendatalab/MinerU/issues/1508 on a Tesla M40,
+/// https://github.com/pytorch/pytorch/issues/57773 on a P100). A GPU named in the log with
+/// capability 8.0 or newer has them, so the rule then says nothing.
+pub fn bf16_gemm_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cublas-not-supported" {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.bf16_in_log.as_deref() else { return vec![] };
+    if input.evidence.compute_capability.is_some_and(|cc| cc.major >= 8) {
+        return vec![];
+    }
+    vec![adj(
+        Category::ArchUnsupported,
+        3.0,
+        format!("the refused operation is bfloat16 (\"{marker}\"), which cuBLAS supports only on Ampere and newer GPUs"),
+    )]
+}
+
+/// The user says the system or the driver was just upgraded, for an error that a driver upgrade
+/// without a reboot causes (the new libcuda runs against the old kernel module): the CUDA
+/// maintainers' first answer in such threads (https://github.com/diku-dk/futhark/issues/1117,
+/// cuInit failing with 999 after Ubuntu's automatic upgrades; fixed by rebooting).
+pub fn upgrade_without_reboot(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::DriverLibraryMismatch) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.upgrade_in_log.as_deref() else { return vec![] };
+    vec![adj(
+        Category::DriverLibraryMismatch,
+        3.0,
+        format!(
+            "the log says \"{phrase}\": an upgraded driver runs with the old kernel module until a reboot"
+        ),
+    )]
 }
 
 /// The compute mode of the GPU, for a signature whose causes include a GPU held in an exclusive
