@@ -136,6 +136,10 @@ pub struct LogEvidence {
     /// error", "a lower batch size … will succeed"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_hint: Option<String>,
+    /// How a launcher says a worker ended (torchrun's "exitcode: -9", "signal 9 (SIGKILL)
+    /// received by PID …", "exitcode  : 1"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worker_exit: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -177,6 +181,7 @@ struct Patterns {
     torch_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
+    worker_exit: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -248,6 +253,7 @@ fn patterns() -> &'static Patterns {
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
             ),
+            worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
@@ -441,6 +447,7 @@ pub fn extract(
         .map(|c| format!("{}={}", &c[1], &c[2]));
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
+    ev.worker_exit = found(&p.worker_exit);
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -728,6 +735,18 @@ mod tests {
         .is_some());
         assert_eq!(nodes("torchrun --nnodes=2 --nproc_per_node=8 train.py").as_deref(), Some("--nnodes=2"));
         assert_eq!(nodes("NET/Socket : Using [0]eth0:10.0.0.2<0>\nnode0 ready"), None);
+        let exit = |t: &str| ev(t).worker_exit;
+        assert_eq!(
+            exit("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0")
+                .as_deref(),
+            Some("exitcode: -9")
+        );
+        assert_eq!(exit("  exitcode  : 1 (pid: 303075)").as_deref(), Some("exitcode  : 1"));
+        assert_eq!(
+            exit("traceback : signal 9 (SIGKILL) received by PID 36071").as_deref(),
+            Some("signal 9 (SIGKILL)")
+        );
+        assert_eq!(exit("the exit code was fine"), None);
         let memory = |t: &str| ev(t).memory_hint;
         assert_eq!(
             memory("Starting w/ a lower batch size for all failure cases will succeed.").as_deref(),

@@ -884,6 +884,25 @@ mod tests {
     }
 
     #[test]
+    fn peer_mapping_exhaustion_is_named_in_both_cuda_numberings() {
+        let id = |line: &[u8]| {
+            let m = table().match_line(line).unwrap();
+            table().signatures[m.signature].id.clone()
+        };
+        // Before CUDA 10.1 the error was number 60; PyTorch 1.x printed it by number.
+        assert_eq!(
+            id(b"RuntimeError: cuda runtime error (60) : peer mapping resources exhausted at /opt/conda/THCGeneral.cpp:164"),
+            "cuda-too-many-peers"
+        );
+        assert_eq!(id(b"RuntimeError: CUDA error: peer mapping resources exhausted"), "cuda-too-many-peers");
+        // Another number in the old form stays with the generic by-number signature.
+        assert_ne!(
+            id(b"RuntimeError: cuda runtime error (59) : device-side assert triggered"),
+            "cuda-too-many-peers"
+        );
+    }
+
+    #[test]
     fn the_most_specific_signature_wins_on_a_line() {
         let m = table()
             .match_line(

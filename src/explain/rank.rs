@@ -100,6 +100,7 @@ pub const RULES: &[Rule] = &[
     nccl_env_in_log,
     nccl_multi_node,
     memory_hint_in_log,
+    worker_exit_in_log,
     missing_dll_not_cudnn,
     shared_memory_request,
     wsl_in_log,
@@ -1435,6 +1436,37 @@ pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(Category::Oom, 4.0, format!("the log says \"{phrase}\""))]
 }
 
+/// How the launcher says a worker ended, for an error that either memory or the program's own
+/// exception explains (torchrun's ChildFailedError): SIGKILL (exit code -9) with no traceback is
+/// the kernel's out-of-memory killer (https://github.com/hpcaitech/ColossalAI/issues/3172,
+/// https://github.com/Wan-Video/Wan2.2/issues/29); exit code 1 is a Python exception whose
+/// traceback is the real error (https://pytorch.org/docs/stable/elastic/errors.html).
+pub fn worker_exit_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::Oom) || !has(input, Category::UserCodeBug) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.worker_exit.as_deref() else { return vec![] };
+    let code = phrase.rsplit([':', ' ']).next().and_then(|c| c.trim().parse::<i64>().ok());
+    if phrase.contains("SIGKILL") || code == Some(-9) {
+        vec![adj(
+            Category::Oom,
+            3.0,
+            format!("a worker was killed (\"{phrase}\"): the out-of-memory killer's signal"),
+        )]
+    } else if code == Some(1) {
+        vec![
+            adj(Category::UserCodeBug, 2.5, format!("a worker raised an exception (\"{phrase}\")")),
+            adj(
+                Category::Oom,
+                0.5,
+                format!("a worker exited with an error of its own (\"{phrase}\"), not a kill"),
+            ),
+        ]
+    } else {
+        vec![]
+    }
+}
+
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
 /// NCCL_TOPO_FILE, NCCL_SOCKET_IFNAME…): for an NCCL error that a wrong setting explains, the
 /// setting. NCCL's maintainers read these lines first
@@ -1790,6 +1822,23 @@ mod tests {
         let input =
             RuleInput { signature: oom, evidence: &ev, report: None, seen: &BTreeSet::new(), table: t };
         assert!(cpu_build_in_log(&input).is_empty());
+    }
+
+    #[test]
+    fn how_a_torchrun_worker_ended_moves_memory_against_the_program_s_own_error() {
+        let t = table();
+        let sig = t.by_id("torchrun-child-failed").unwrap();
+        let first = |exit: Option<&str>| {
+            let ev = LogEvidence { worker_exit: exit.map(Into::into), ..LogEvidence::default() };
+            rank(sig, &ev, None, &BTreeSet::new(), t)[0].category
+        };
+        assert_eq!(first(Some("exitcode: -9")), Category::Oom);
+        assert_eq!(first(Some("signal 9 (SIGKILL)")), Category::Oom);
+        assert_eq!(first(Some("exitcode  : 1")), Category::UserCodeBug);
+        // A signature without both causes is left alone.
+        let ddp = t.by_id("ddp-unused-parameters").unwrap();
+        let ev = LogEvidence { worker_exit: Some("exitcode: -9".into()), ..LogEvidence::default() };
+        assert_eq!(rank(ddp, &ev, None, &BTreeSet::new(), t)[0].category, Category::UserCodeBug);
     }
 
     #[test]
