@@ -960,17 +960,21 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
     if !has(input, Category::ContainerRuntime) {
         return vec![];
     }
-    let top_is_container = |s: &Signature| {
-        s.causes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|c| c.category)
-            == Some(Category::ContainerRuntime)
+    let top = |s: &Signature| {
+        s.causes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|c| (c.category, c.weight))
     };
-    if top_is_container(input.signature) {
+    if top(input.signature).is_some_and(|(category, _)| category == Category::ContainerRuntime) {
         return vec![];
     }
-    let other =
-        input.table.signatures.iter().find(|s| {
-            s.id != input.signature.id && input.seen.contains(s.id.as_str()) && top_is_container(s)
-        });
+    // Another error counts when the container explains it more often than not: NCCL's generic
+    // "unhandled system error" leads with the container at 0.35 of its causes but says nothing
+    // about an NCCL socket or InfiniBand failure in the same log.
+    let other = input.table.signatures.iter().find(|s| {
+        s.id != input.signature.id
+            && input.seen.contains(s.id.as_str())
+            && top(s)
+                .is_some_and(|(category, weight)| category == Category::ContainerRuntime && weight >= 0.5)
+    });
     match other {
         Some(s) => vec![adj(
             Category::ContainerRuntime,
@@ -1743,6 +1747,21 @@ mod tests {
             table: t,
         })
         .is_empty());
+    }
+
+    #[test]
+    fn nccl_s_generic_system_error_in_the_same_log_is_not_a_container_error() {
+        let t = table();
+        let sig = t.by_id("nccl-socket-connect").unwrap();
+        let seen: BTreeSet<&str> = ["nccl-socket-connect", "nccl-system-error"].into();
+        let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
+        assert_eq!(ranked[0].category, Category::EnvVarMisconfig);
+        // /dev/shm failing in the same log still is.
+        let seen: BTreeSet<&str> = ["nccl-socket-connect", "nccl-shm"].into();
+        assert_eq!(
+            rank(sig, &LogEvidence::default(), None, &seen, t)[0].category,
+            Category::ContainerRuntime
+        );
     }
 
     #[test]
