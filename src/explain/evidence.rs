@@ -140,6 +140,10 @@ pub struct LogEvidence {
     /// received by PID …", "exitcode  : 1"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub worker_exit: Option<String>,
+    /// The CUDA error NCCL reports under its own error ("Cuda failure 'peer access is not
+    /// supported between these two devices'", "Cuda failure 1 'invalid argument'"): the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nccl_cuda_failure: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -182,6 +186,7 @@ struct Patterns {
     multi_node: Regex,
     memory_hint: Regex,
     worker_exit: Regex,
+    nccl_cuda_failure: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -253,6 +258,7 @@ fn patterns() -> &'static Patterns {
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
             ),
+            nccl_cuda_failure: re(r"Cuda failure (?:\d+ )?'([^'\n]{3,80})'"),
             worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
@@ -448,6 +454,7 @@ pub fn extract(
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
     ev.worker_exit = found(&p.worker_exit);
+    ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -735,6 +742,17 @@ mod tests {
         .is_some());
         assert_eq!(nodes("torchrun --nnodes=2 --nproc_per_node=8 train.py").as_deref(), Some("--nnodes=2"));
         assert_eq!(nodes("NET/Socket : Using [0]eth0:10.0.0.2<0>\nnode0 ready"), None);
+        let failure = |t: &str| ev(t).nccl_cuda_failure;
+        assert_eq!(
+            failure("Last error:\nCuda failure 'peer access is not supported between these two devices'")
+                .as_deref(),
+            Some("peer access is not supported between these two devices")
+        );
+        assert_eq!(
+            failure("[rank7]: Cuda failure 1 'invalid argument'").as_deref(),
+            Some("invalid argument")
+        );
+        assert_eq!(failure("CUDA failure 2: out of memory"), None);
         let exit = |t: &str| ev(t).worker_exit;
         assert_eq!(
             exit("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0")

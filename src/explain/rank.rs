@@ -101,6 +101,7 @@ pub const RULES: &[Rule] = &[
     nccl_multi_node,
     memory_hint_in_log,
     worker_exit_in_log,
+    nccl_cuda_failure_detail,
     missing_dll_not_cudnn,
     shared_memory_request,
     wsl_in_log,
@@ -1471,6 +1472,32 @@ pub fn worker_exit_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// The CUDA error under an NCCL error names which cause it is
+/// (https://github.com/NVIDIA/nccl/blob/master/src/include/checks.h prints it as "Cuda failure
+/// 'message'"): peer access refused is the platform's P2P (NCCL_P2P_DISABLE,
+/// https://github.com/QwenLM/Qwen-VL/issues/447), an allocation failure is memory
+/// (https://github.com/NVIDIA/nccl/issues/295), a missing kernel is a build for other GPUs.
+pub fn nccl_cuda_failure_detail(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !input.signature.id.starts_with("nccl") {
+        return vec![];
+    }
+    let Some(detail) = input.evidence.nccl_cuda_failure.as_deref() else { return vec![] };
+    let lower = detail.to_ascii_lowercase();
+    let (category, factor) = if lower.contains("peer access") || lower.contains("peer mapping") {
+        (Category::EnvVarMisconfig, 3.0)
+    } else if lower.contains("out of memory") {
+        (Category::Oom, 3.0)
+    } else if lower.contains("invalid device function") || lower.contains("no kernel image") {
+        (Category::CudaRuntimeMismatch, 2.0)
+    } else {
+        return vec![];
+    };
+    if !has(input, category) {
+        return vec![];
+    }
+    vec![adj(category, factor, format!("NCCL's CUDA call failed with \"{detail}\""))]
+}
+
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
 /// NCCL_TOPO_FILE, NCCL_SOCKET_IFNAME…): for an NCCL error that a wrong setting explains, the
 /// setting. NCCL's maintainers read these lines first
@@ -1761,6 +1788,27 @@ mod tests {
         assert_eq!(
             rank(sig, &LogEvidence::default(), None, &seen, t)[0].category,
             Category::ContainerRuntime
+        );
+    }
+
+    #[test]
+    fn the_cuda_error_under_an_nccl_error_names_its_cause() {
+        let t = table();
+        let sig = t.by_id("nccl-cuda-error").unwrap();
+        let first = |detail: &str| {
+            let ev = LogEvidence { nccl_cuda_failure: Some(detail.into()), ..LogEvidence::default() };
+            rank(sig, &ev, None, &BTreeSet::new(), t)[0].category
+        };
+        assert_eq!(
+            first("peer access is not supported between these two devices"),
+            Category::EnvVarMisconfig
+        );
+        assert_eq!(first("out of memory"), Category::Oom);
+        assert_eq!(first("invalid device function"), Category::CudaRuntimeMismatch);
+        // An error that names no cause leaves the priors.
+        assert_eq!(
+            first("invalid argument"),
+            rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t)[0].category
         );
     }
 
