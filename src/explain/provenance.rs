@@ -35,11 +35,7 @@ fn normalised_gpu(name: &str) -> String {
 
 /// Why this machine's facts cannot be about the machine that printed this error, or `None` when
 /// they may be.
-pub fn facts_elsewhere(
-    signature: &Signature,
-    evidence: &LogEvidence,
-    report: &Report,
-) -> Option<String> {
+pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &Report) -> Option<String> {
     let here_linux = report.host.os.as_ref().map(|os| os.value.clone());
     if let (Some(marker), Some(os)) = (&evidence.windows_in_log, &here_linux) {
         return Some(format!("the log comes from Windows ({marker}) and this machine runs {os}"));
