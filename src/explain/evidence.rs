@@ -151,6 +151,14 @@ pub struct LogEvidence {
     /// the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upgrade_in_log: Option<String>,
+    /// How a launcher says a worker ended (torchrun's "exitcode: -9", "signal 9 (SIGKILL)
+    /// received by PID …", "exitcode  : 1"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worker_exit: Option<String>,
+    /// The CUDA error NCCL reports under its own error ("Cuda failure 'peer access is not
+    /// supported between these two devices'", "Cuda failure 1 'invalid argument'"): the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nccl_cuda_failure: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -196,6 +204,8 @@ struct Patterns {
     bf16: Regex,
     upgrade: Regex,
     reboot: Regex,
+    worker_exit: Regex,
+    nccl_cuda_failure: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -276,6 +286,8 @@ fn patterns() -> &'static Patterns {
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
             ),
+            nccl_cuda_failure: re(r"Cuda failure (?:\d+ )?'([^'\n]{3,80})'"),
+            worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
@@ -285,7 +297,9 @@ fn patterns() -> &'static Patterns {
             ),
             reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
-            symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
+            symbol: re(
+                r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|undefined symbol ((?:_Z|[a-z]+[A-Z_])[A-Za-z0-9_@.]*)",
+            ),
             gpu_name: re(
                 r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
             ),
@@ -476,6 +490,8 @@ pub fn extract(
     if !p.reboot.is_match(context) {
         ev.upgrade_in_log = found(&p.upgrade);
     }
+    ev.worker_exit = found(&p.worker_exit);
+    ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -483,7 +499,7 @@ pub fn extract(
         ev.cuda_visible_devices = Some(c[1].trim().to_string());
     }
     if let Some(c) = p.symbol.captures(context) {
-        ev.symbol = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string());
+        ev.symbol = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)).map(|m| m.as_str().to_string());
     }
     // A bare major ("libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8") where no version with a
     // minor of the same major was read.
@@ -715,6 +731,13 @@ mod tests {
         assert_eq!(e.os_error.as_deref(), Some("Permission denied"));
         assert_eq!(ev("undefined symbol error twice").symbol, None);
         assert_eq!(ev("x.so: undefined symbol: _ZN2at6TensorE").symbol.as_deref(), Some("_ZN2at6TensorE"));
+        // Retyped without the colon (an issue title): a name shaped like a symbol, not a word.
+        assert_eq!(ev("undefined symbol ncclCommRegister").symbol.as_deref(), Some("ncclCommRegister"));
+        assert_eq!(
+            ev("undefined symbol _ZN3c104cuda9SetDeviceEi").symbol.as_deref(),
+            Some("_ZN3c104cuda9SetDeviceEi")
+        );
+        assert_eq!(ev("an undefined symbol error when importing").symbol, None);
     }
 
     #[test]
@@ -804,6 +827,29 @@ mod tests {
         .is_some());
         assert_eq!(nodes("torchrun --nnodes=2 --nproc_per_node=8 train.py").as_deref(), Some("--nnodes=2"));
         assert_eq!(nodes("NET/Socket : Using [0]eth0:10.0.0.2<0>\nnode0 ready"), None);
+        let failure = |t: &str| ev(t).nccl_cuda_failure;
+        assert_eq!(
+            failure("Last error:\nCuda failure 'peer access is not supported between these two devices'")
+                .as_deref(),
+            Some("peer access is not supported between these two devices")
+        );
+        assert_eq!(
+            failure("[rank7]: Cuda failure 1 'invalid argument'").as_deref(),
+            Some("invalid argument")
+        );
+        assert_eq!(failure("CUDA failure 2: out of memory"), None);
+        let exit = |t: &str| ev(t).worker_exit;
+        assert_eq!(
+            exit("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0")
+                .as_deref(),
+            Some("exitcode: -9")
+        );
+        assert_eq!(exit("  exitcode  : 1 (pid: 303075)").as_deref(), Some("exitcode  : 1"));
+        assert_eq!(
+            exit("traceback : signal 9 (SIGKILL) received by PID 36071").as_deref(),
+            Some("signal 9 (SIGKILL)")
+        );
+        assert_eq!(exit("the exit code was fine"), None);
         let memory = |t: &str| ev(t).memory_hint;
         assert_eq!(
             memory("Starting w/ a lower batch size for all failure cases will succeed.").as_deref(),

@@ -905,6 +905,59 @@ mod tests {
     }
 
     #[test]
+    fn peer_mapping_exhaustion_is_named_in_both_cuda_numberings() {
+        let id = |line: &[u8]| {
+            let m = table().match_line(line).unwrap();
+            table().signatures[m.signature].id.clone()
+        };
+        // Before CUDA 10.1 the error was number 60; PyTorch 1.x printed it by number.
+        assert_eq!(
+            id(b"RuntimeError: cuda runtime error (60) : peer mapping resources exhausted at /opt/conda/THCGeneral.cpp:164"),
+            "cuda-too-many-peers"
+        );
+        assert_eq!(id(b"RuntimeError: CUDA error: peer mapping resources exhausted"), "cuda-too-many-peers");
+        // Another number in the old form stays with the generic by-number signature.
+        assert_ne!(
+            id(b"RuntimeError: cuda runtime error (59) : device-side assert triggered"),
+            "cuda-too-many-peers"
+        );
+    }
+
+    #[test]
+    fn nccl_network_warnings_are_told_apart_by_the_call_that_failed() {
+        let id = |line: &[u8]| {
+            let m = table().match_line(line).unwrap();
+            (table().signatures[m.signature].id.clone(), m.key)
+        };
+        // Without an errno (NCCL before 2.12) creating a queue pair fails on the locked-memory limit.
+        assert_eq!(
+            id(b"ta1-1:2712:2824 [0] misc/ibvwrap.cu:280 NCCL WARN Call to ibv_create_qp failed").0,
+            "nccl-ib-memlock"
+        );
+        assert_eq!(
+            id(b"misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Network is unreachable"),
+            ("nccl-ib-connect".to_string(), "Network is unreachable".to_string())
+        );
+        assert_eq!(
+            id(b"ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 10.2.3.4<54862> with status=12 opcode=0 len=0 vendor err 129 (Recv)"),
+            ("nccl-ib-connect".to_string(), "12".to_string())
+        );
+        assert_eq!(
+            id(b"include/socket.h:390 NCCL WARN Connect to 10.38.10.112<21724> failed : Connection refused"),
+            ("nccl-socket-connect".to_string(), "Connection refused".to_string())
+        );
+        assert_eq!(
+            id(b"misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Software caused connection abort").0,
+            "nccl-socket-connect"
+        );
+        // A failed call with its errno stays the memory-registration signature.
+        assert_eq!(
+            id(b"misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory").0,
+            "nccl-ib-memlock"
+        );
+    }
+
+    #[test]
     fn the_most_specific_signature_wins_on_a_line() {
         let m = table()
             .match_line(

@@ -100,6 +100,8 @@ pub const RULES: &[Rule] = &[
     nccl_env_in_log,
     nccl_multi_node,
     memory_hint_in_log,
+    worker_exit_in_log,
+    nccl_cuda_failure_detail,
     missing_dll_not_cudnn,
     shared_memory_request,
     wsl_in_log,
@@ -972,17 +974,21 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
     if !has(input, Category::ContainerRuntime) {
         return vec![];
     }
-    let top_is_container = |s: &Signature| {
-        s.causes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|c| c.category)
-            == Some(Category::ContainerRuntime)
+    let top = |s: &Signature| {
+        s.causes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|c| (c.category, c.weight))
     };
-    if top_is_container(input.signature) {
+    if top(input.signature).is_some_and(|(category, _)| category == Category::ContainerRuntime) {
         return vec![];
     }
-    let other =
-        input.table.signatures.iter().find(|s| {
-            s.id != input.signature.id && input.seen.contains(s.id.as_str()) && top_is_container(s)
-        });
+    // Another error counts when the container explains it more often than not: NCCL's generic
+    // "unhandled system error" leads with the container at 0.35 of its causes but says nothing
+    // about an NCCL socket or InfiniBand failure in the same log.
+    let other = input.table.signatures.iter().find(|s| {
+        s.id != input.signature.id
+            && input.seen.contains(s.id.as_str())
+            && top(s)
+                .is_some_and(|(category, weight)| category == Category::ContainerRuntime && weight >= 0.5)
+    });
     match other {
         Some(s) => vec![adj(
             Category::ContainerRuntime,
@@ -1448,6 +1454,63 @@ pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(Category::Oom, 4.0, format!("the log says \"{phrase}\""))]
 }
 
+/// How the launcher says a worker ended, for an error that either memory or the program's own
+/// exception explains (torchrun's ChildFailedError): SIGKILL (exit code -9) with no traceback is
+/// the kernel's out-of-memory killer (https://github.com/hpcaitech/ColossalAI/issues/3172,
+/// https://github.com/Wan-Video/Wan2.2/issues/29); exit code 1 is a Python exception whose
+/// traceback is the real error (https://pytorch.org/docs/stable/elastic/errors.html).
+pub fn worker_exit_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::Oom) || !has(input, Category::UserCodeBug) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.worker_exit.as_deref() else { return vec![] };
+    let code = phrase.rsplit([':', ' ']).next().and_then(|c| c.trim().parse::<i64>().ok());
+    if phrase.contains("SIGKILL") || code == Some(-9) {
+        vec![adj(
+            Category::Oom,
+            3.0,
+            format!("a worker was killed (\"{phrase}\"): the out-of-memory killer's signal"),
+        )]
+    } else if code == Some(1) {
+        vec![
+            adj(Category::UserCodeBug, 2.5, format!("a worker raised an exception (\"{phrase}\")")),
+            adj(
+                Category::Oom,
+                0.5,
+                format!("a worker exited with an error of its own (\"{phrase}\"), not a kill"),
+            ),
+        ]
+    } else {
+        vec![]
+    }
+}
+
+/// The CUDA error under an NCCL error names which cause it is
+/// (https://github.com/NVIDIA/nccl/blob/master/src/include/checks.h prints it as "Cuda failure
+/// 'message'"): peer access refused is the platform's P2P (NCCL_P2P_DISABLE,
+/// https://github.com/QwenLM/Qwen-VL/issues/447), an allocation failure is memory
+/// (https://github.com/NVIDIA/nccl/issues/295), a missing kernel is a build for other GPUs.
+pub fn nccl_cuda_failure_detail(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !input.signature.id.starts_with("nccl") {
+        return vec![];
+    }
+    let Some(detail) = input.evidence.nccl_cuda_failure.as_deref() else { return vec![] };
+    let lower = detail.to_ascii_lowercase();
+    let (category, factor) = if lower.contains("peer access") || lower.contains("peer mapping") {
+        (Category::EnvVarMisconfig, 3.0)
+    } else if lower.contains("out of memory") {
+        (Category::Oom, 3.0)
+    } else if lower.contains("invalid device function") || lower.contains("no kernel image") {
+        (Category::CudaRuntimeMismatch, 2.0)
+    } else {
+        return vec![];
+    };
+    if !has(input, category) {
+        return vec![];
+    }
+    vec![adj(category, factor, format!("NCCL's CUDA call failed with \"{detail}\""))]
+}
+
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
 /// NCCL_TOPO_FILE, NCCL_SOCKET_IFNAME…): for an NCCL error that a wrong setting explains, the
 /// setting. NCCL's maintainers read these lines first
@@ -1817,6 +1880,42 @@ mod tests {
     }
 
     #[test]
+    fn nccl_s_generic_system_error_in_the_same_log_is_not_a_container_error() {
+        let t = table();
+        let sig = t.by_id("nccl-socket-connect").unwrap();
+        let seen: BTreeSet<&str> = ["nccl-socket-connect", "nccl-system-error"].into();
+        let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
+        assert_eq!(ranked[0].category, Category::EnvVarMisconfig);
+        // /dev/shm failing in the same log still is.
+        let seen: BTreeSet<&str> = ["nccl-socket-connect", "nccl-shm"].into();
+        assert_eq!(
+            rank(sig, &LogEvidence::default(), None, &seen, t)[0].category,
+            Category::ContainerRuntime
+        );
+    }
+
+    #[test]
+    fn the_cuda_error_under_an_nccl_error_names_its_cause() {
+        let t = table();
+        let sig = t.by_id("nccl-cuda-error").unwrap();
+        let first = |detail: &str| {
+            let ev = LogEvidence { nccl_cuda_failure: Some(detail.into()), ..LogEvidence::default() };
+            rank(sig, &ev, None, &BTreeSet::new(), t)[0].category
+        };
+        assert_eq!(
+            first("peer access is not supported between these two devices"),
+            Category::EnvVarMisconfig
+        );
+        assert_eq!(first("out of memory"), Category::Oom);
+        assert_eq!(first("invalid device function"), Category::CudaRuntimeMismatch);
+        // An error that names no cause leaves the priors.
+        assert_eq!(
+            first("invalid argument"),
+            rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t)[0].category
+        );
+    }
+
+    #[test]
     fn a_gpu_newer_than_the_cuda_in_the_log_ranks_the_architecture_first() {
         let t = table();
         let sig = t.by_id("cublas-execution-failed").unwrap();
@@ -1893,6 +1992,23 @@ mod tests {
         let input =
             RuleInput { signature: oom, evidence: &ev, report: None, seen: &BTreeSet::new(), table: t };
         assert!(cpu_build_in_log(&input).is_empty());
+    }
+
+    #[test]
+    fn how_a_torchrun_worker_ended_moves_memory_against_the_program_s_own_error() {
+        let t = table();
+        let sig = t.by_id("torchrun-child-failed").unwrap();
+        let first = |exit: Option<&str>| {
+            let ev = LogEvidence { worker_exit: exit.map(Into::into), ..LogEvidence::default() };
+            rank(sig, &ev, None, &BTreeSet::new(), t)[0].category
+        };
+        assert_eq!(first(Some("exitcode: -9")), Category::Oom);
+        assert_eq!(first(Some("signal 9 (SIGKILL)")), Category::Oom);
+        assert_eq!(first(Some("exitcode  : 1")), Category::UserCodeBug);
+        // A signature without both causes is left alone.
+        let ddp = t.by_id("ddp-unused-parameters").unwrap();
+        let ev = LogEvidence { worker_exit: Some("exitcode: -9".into()), ..LogEvidence::default() };
+        assert_eq!(rank(ddp, &ev, None, &BTreeSet::new(), t)[0].category, Category::UserCodeBug);
     }
 
     #[test]
