@@ -1352,9 +1352,20 @@ pub fn missing_library_present_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     out
 }
 
-/// The operating-system error a failed call reported, when the log shows it.
+/// The operating-system error a failed call reported, when the log shows it. File modes refuse an
+/// open with EACCES ("Permission denied"); the devices cgroup a container runtime sets up refuses
+/// it with EPERM ("Operation not permitted",
+/// https://docs.kernel.org/admin-guide/cgroup-v1/devices.html): for an error the container can
+/// explain, EPERM points at the container's device rules (kubelet's static CPU manager or a
+/// systemd reload rewriting them: https://github.com/NVIDIA/nvidia-docker/issues/966,
+/// https://github.com/mattshma/bigdata/issues/150).
 pub fn os_error_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     match input.evidence.os_error.as_deref() {
+        Some(e @ "Operation not permitted") if has(input, Category::ContainerRuntime) => vec![adj(
+            Category::ContainerRuntime,
+            8.0,
+            format!("the failing call reported \"{e}\" (EPERM): a device cgroup refused it, not the file's permissions"),
+        )],
         Some(e @ ("Permission denied" | "Operation not permitted")) if has(input, Category::PermissionOrCache) => {
             vec![adj(Category::PermissionOrCache, 8.0, format!("the failing call reported \"{e}\""))]
         }
@@ -1835,6 +1846,16 @@ mod tests {
         assert_eq!(top(denied), ("nccl-system-error".into(), Category::PermissionOrCache));
         let full = "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device";
         assert_eq!(top(full), ("nccl-shm".into(), Category::ContainerRuntime));
+    }
+
+    #[test]
+    fn eperm_on_the_device_nodes_is_the_container_s_device_cgroup_eacces_the_file_modes() {
+        let eperm = "Failed to initialize NVML: Unknown Error\n\
+                     open(\"/dev/nvidiactl\", O_RDWR) = -1 EPERM (Operation not permitted)";
+        assert_eq!(top(eperm), ("nvml-unknown-error".into(), Category::ContainerRuntime));
+        let eacces = "Failed to initialize NVML: Unknown Error\n\
+                      open(\"/dev/nvidiactl\", O_RDWR) = -1 EACCES (Permission denied)";
+        assert_eq!(top(eacces), ("nvml-unknown-error".into(), Category::PermissionOrCache));
     }
 
     #[test]
