@@ -99,6 +99,10 @@ pub struct LogEvidence {
     /// The log shows native Windows (`Windows 10`, a `C:\` path, `nvidia-smi.exe`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows_in_log: Option<String>,
+    /// The log shows Google Colab, whose runtime comes with one CUDA release installed (`colab`,
+    /// `Google Colab`, `/usr/local/lib/python3.x/dist-packages/google/colab`): the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colab_in_log: Option<String>,
     /// An nvidia-smi table or query shows a GPU in an exclusive compute mode (`E. Process`,
     /// `Exclusive_Process`, `E. Thread`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,6 +171,7 @@ struct Patterns {
     container: Regex,
     wsl: Regex,
     windows: Regex,
+    colab: Regex,
     exclusive: Regex,
     nvml: Regex,
     visible: Regex,
@@ -228,6 +233,7 @@ fn patterns() -> &'static Patterns {
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             windows: re(r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b"),
+            colab: re(r"(?i)\b(?:google[ -])?colab(?:oratory)?\b|/google/colab/"),
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
@@ -424,6 +430,7 @@ pub fn extract(
     ev.container_in_log = found(&p.container);
     ev.wsl_in_log = found(&p.wsl);
     ev.windows_in_log = found(&p.windows);
+    ev.colab_in_log = found(&p.colab);
     ev.exclusive_compute_mode = found(&p.exclusive);
     ev.no_nvidia_gpu = found(&p.no_nvidia_gpu);
     ev.cpu_build_in_log = found(&p.cpu_build);

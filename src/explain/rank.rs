@@ -88,6 +88,7 @@ pub const RULES: &[Rule] = &[
     container_in_log,
     missing_library,
     missing_library_vs_cuda_in_log,
+    missing_library_on_colab,
     missing_cudnn_library,
     cudnn_named_vs_missing,
     tf_op_ran_on_gpu,
@@ -1189,6 +1190,34 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     )]
 }
 
+/// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab:
+/// the runtime comes with one CUDA release, and what asks for another was built for another CUDA
+/// (mxnet-cu101 on Colab's CUDA 11.2: https://github.com/ai-forever/ghost/issues/50; a CUDA 11
+/// CTranslate2 after Colab moved to CUDA 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74;
+/// RAPIDS cu12 wheels on Colab's CUDA 11: https://github.com/NVIDIA/cuml/issues/5300). cuDNN is left
+/// to the cuDNN rules.
+pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+        return vec![];
+    }
+    let (Some(file), Some(hint)) =
+        (input.evidence.library.as_deref(), input.evidence.colab_in_log.as_deref())
+    else {
+        return vec![];
+    };
+    let Some(kind) = library_kind(file) else { return vec![] };
+    if kind == LibraryKind::Cudnn || so_major(file).is_none() {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        3.0,
+        format!(
+            "the log shows Colab (\"{hint}\"), which comes with one CUDA release: {file} is asked for by a build for another"
+        ),
+    )]
+}
+
 /// A cuDNN library named as missing by a message that is not the loader's own (TensorFlow's
 /// "Could not load dynamic library 'libcudnn.so.8'"): as for the loader's, cuDNN of that major is
 /// most often simply not installed. With a machine's facts, `missing_library` decides instead.
@@ -1846,6 +1875,15 @@ mod tests {
         assert_eq!(top(denied), ("nccl-system-error".into(), Category::PermissionOrCache));
         let full = "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device";
         assert_eq!(top(full), ("nccl-shm".into(), Category::ContainerRuntime));
+    }
+
+    #[test]
+    fn a_versioned_cuda_library_missing_on_colab_is_a_build_for_another_cuda() {
+        let colab = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n\
+                     when running the google colab demo";
+        assert_eq!(top(colab), ("loader-cuda-lib-missing".into(), Category::CudaRuntimeMismatch));
+        let plain = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory";
+        assert_eq!(top(plain), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
     }
 
     #[test]
