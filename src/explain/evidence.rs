@@ -258,7 +258,9 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
-            symbol: re(r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)"),
+            symbol: re(
+                r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|symbol ([A-Za-z0-9_@.]+),? version \S+ not defined in file",
+            ),
             gpu_name: re(
                 r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
             ),
@@ -453,7 +455,7 @@ pub fn extract(
         ev.cuda_visible_devices = Some(c[1].trim().to_string());
     }
     if let Some(c) = p.symbol.captures(context) {
-        ev.symbol = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string());
+        ev.symbol = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)).map(|m| m.as_str().to_string());
     }
     // A bare major ("libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8") where no version with a
     // minor of the same major was read.

@@ -1887,6 +1887,14 @@ mod tests {
     }
 
     #[test]
+    fn a_versioned_cuda_symbol_not_defined_in_the_loaded_copy_is_a_cuda_library_mismatch() {
+        let text = "OSError: /opt/conda/lib/python3.9/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol \
+                    cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with \
+                    link time reference";
+        assert_eq!(top(text), ("loader-undefined-symbol".into(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
     fn eperm_on_the_device_nodes_is_the_container_s_device_cgroup_eacces_the_file_modes() {
         let eperm = "Failed to initialize NVML: Unknown Error\n\
                      open(\"/dev/nvidiactl\", O_RDWR) = -1 EPERM (Operation not permitted)";
