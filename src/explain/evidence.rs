@@ -103,6 +103,10 @@ pub struct LogEvidence {
     /// `Google Colab`, `/usr/local/lib/python3.x/dist-packages/google/colab`): the marker.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colab_in_log: Option<String>,
+    /// The log is about a PyTorch C++/CUDA extension the user built (`cpp_extension`,
+    /// `CUDAExtension`, `BuildExtension`, "a CUDA extension for PyTorch"): the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub torch_extension_in_log: Option<String>,
     /// An nvidia-smi table or query shows a GPU in an exclusive compute mode (`E. Process`,
     /// `Exclusive_Process`, `E. Thread`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -172,6 +176,7 @@ struct Patterns {
     wsl: Regex,
     windows: Regex,
     colab: Regex,
+    torch_extension: Regex,
     exclusive: Regex,
     nvml: Regex,
     visible: Regex,
@@ -233,6 +238,9 @@ fn patterns() -> &'static Patterns {
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             windows: re(r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b"),
+            torch_extension: re(
+                r"(?i)\bcpp_extension\b|\b(?:CUDA|Cpp)Extension\b|\bBuildExtension\b|\b(?:cuda|c\+\+|cpp) extensions? (?:for|of) pytorch\b|\bpytorch (?:cuda|c\+\+|cpp) extension\b",
+            ),
             colab: re(r"(?i)\b(?:google[ -])?colab(?:oratory)?\b|/google/colab/"),
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
@@ -433,6 +441,7 @@ pub fn extract(
     ev.wsl_in_log = found(&p.wsl);
     ev.windows_in_log = found(&p.windows);
     ev.colab_in_log = found(&p.colab);
+    ev.torch_extension_in_log = found(&p.torch_extension);
     ev.exclusive_compute_mode = found(&p.exclusive);
     ev.no_nvidia_gpu = found(&p.no_nvidia_gpu);
     ev.cpu_build_in_log = found(&p.cpu_build);

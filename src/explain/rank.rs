@@ -102,6 +102,7 @@ pub const RULES: &[Rule] = &[
     nccl_multi_node,
     memory_hint_in_log,
     missing_dll_not_cudnn,
+    extension_dll_before_torch,
     shared_memory_request,
     wsl_in_log,
     compute_mode_in_log,
@@ -1656,6 +1657,31 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// Windows failing to load a DLL while the log is about a PyTorch extension the user built, and no
+/// CUDA/cuDNN DLL is named: the extension's dependencies live in torch\lib and are found only once
+/// torch is imported (https://github.com/pytorch/pytorch/issues/26800).
+pub fn extension_dll_before_torch(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::UserCodeBug) || !has(input, Category::CudnnMissing) {
+        return vec![];
+    }
+    let Some(hint) = input.evidence.torch_extension_in_log.as_deref() else { return vec![] };
+    let names_cuda_dll = input.evidence.library.as_deref().is_some_and(|l| {
+        let l = l.to_ascii_lowercase();
+        l.ends_with(".dll") && (l.starts_with("cu") || l.starts_with("nvrtc") || l.contains("cudnn"))
+    });
+    if names_cuda_dll {
+        return vec![];
+    }
+    vec![
+        adj(
+            Category::UserCodeBug,
+            12.0,
+            format!("the log is about a PyTorch extension (\"{hint}\"): its DLLs are found only after import torch"),
+        ),
+        adj(Category::CudnnMissing, 0.5, "no cuDNN DLL is named; the extension's own import failed"),
+    ]
+}
+
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
@@ -1892,6 +1918,16 @@ mod tests {
                     cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with \
                     link time reference";
         assert_eq!(top(text), ("loader-undefined-symbol".into(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
+    fn a_dll_load_failure_importing_a_built_torch_extension_is_importing_it_before_torch() {
+        let ext = "I have built a CUDA extension for PyTorch according to the cpp_extension tutorial.\n\
+                   When I import my module I get ImportError: DLL load failed: The specified module could not be found.";
+        assert_eq!(top(ext), ("windows-dll-missing".into(), Category::UserCodeBug));
+        let plain =
+            "from torch._C import *\nImportError: DLL load failed: The specified module could not be found.";
+        assert_ne!(top(plain).1, Category::UserCodeBug);
     }
 
     #[test]
