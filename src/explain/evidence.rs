@@ -100,6 +100,14 @@ pub struct LogEvidence {
     /// a `.dll`, a `win_amd64` wheel).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows_in_log: Option<String>,
+    /// The log shows Google Colab, whose runtime comes with one CUDA release installed (`colab`,
+    /// `Google Colab`, `/usr/local/lib/python3.x/dist-packages/google/colab`): the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colab_in_log: Option<String>,
+    /// The log is about a PyTorch C++/CUDA extension the user built (`cpp_extension`,
+    /// `CUDAExtension`, `BuildExtension`, "a CUDA extension for PyTorch"): the marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub torch_extension_in_log: Option<String>,
     /// An nvidia-smi table or query shows a GPU in an exclusive compute mode (`E. Process`,
     /// `Exclusive_Process`, `E. Thread`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -190,6 +198,8 @@ struct Patterns {
     container: Regex,
     wsl: Regex,
     windows: Regex,
+    colab: Regex,
+    torch_extension: Regex,
     exclusive: Regex,
     nvml: Regex,
     visible: Regex,
@@ -261,6 +271,10 @@ fn patterns() -> &'static Patterns {
             windows: re(
                 r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b|\[WinError \d+\]|\b\w[\w.-]*\.[Dd][Ll][Ll]\b|\bwin_amd64\b",
             ),
+            torch_extension: re(
+                r"(?i)\bcpp_extension\b|\b(?:CUDA|Cpp)Extension\b|\bBuildExtension\b|\b(?:cuda|c\+\+|cpp) extensions? (?:for|of) pytorch\b|\bpytorch (?:cuda|c\+\+|cpp) extension\b",
+            ),
+            colab: re(r"(?i)\b(?:google[ -])?colab(?:oratory)?\b|/google/colab/"),
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
@@ -298,7 +312,7 @@ fn patterns() -> &'static Patterns {
             reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(
-                r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|undefined symbol ((?:_Z|[a-z]+[A-Z_])[A-Za-z0-9_@.]*)",
+                r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|undefined symbol ((?:_Z|[a-z]+[A-Z_])[A-Za-z0-9_@.]*)|symbol ([A-Za-z0-9_@.]+),? version \S+ not defined in file",
             ),
             gpu_name: re(
                 r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
@@ -471,6 +485,8 @@ pub fn extract(
     ev.container_in_log = found(&p.container);
     ev.wsl_in_log = found(&p.wsl);
     ev.windows_in_log = found(&p.windows);
+    ev.colab_in_log = found(&p.colab);
+    ev.torch_extension_in_log = found(&p.torch_extension);
     ev.exclusive_compute_mode = found(&p.exclusive);
     ev.no_nvidia_gpu = found(&p.no_nvidia_gpu);
     ev.cpu_build_in_log = found(&p.cpu_build);
@@ -499,7 +515,7 @@ pub fn extract(
         ev.cuda_visible_devices = Some(c[1].trim().to_string());
     }
     if let Some(c) = p.symbol.captures(context) {
-        ev.symbol = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)).map(|m| m.as_str().to_string());
+        ev.symbol = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)).or_else(|| c.get(4)).map(|m| m.as_str().to_string());
     }
     // A bare major ("libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8") where no version with a
     // minor of the same major was read.

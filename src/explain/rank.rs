@@ -88,6 +88,7 @@ pub const RULES: &[Rule] = &[
     container_in_log,
     missing_library,
     missing_library_vs_cuda_in_log,
+    missing_library_on_colab,
     missing_cudnn_library,
     cudnn_named_vs_missing,
     tf_op_ran_on_gpu,
@@ -103,6 +104,7 @@ pub const RULES: &[Rule] = &[
     worker_exit_in_log,
     nccl_cuda_failure_detail,
     missing_dll_not_cudnn,
+    extension_dll_before_torch,
     shared_memory_request,
     wsl_in_log,
     compute_mode_in_log,
@@ -1208,6 +1210,34 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     )]
 }
 
+/// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab:
+/// the runtime comes with one CUDA release, and what asks for another was built for another CUDA
+/// (mxnet-cu101 on Colab's CUDA 11.2: https://github.com/ai-forever/ghost/issues/50; a CUDA 11
+/// CTranslate2 after Colab moved to CUDA 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74;
+/// RAPIDS cu12 wheels on Colab's CUDA 11: https://github.com/NVIDIA/cuml/issues/5300). cuDNN is left
+/// to the cuDNN rules.
+pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+        return vec![];
+    }
+    let (Some(file), Some(hint)) =
+        (input.evidence.library.as_deref(), input.evidence.colab_in_log.as_deref())
+    else {
+        return vec![];
+    };
+    let Some(kind) = library_kind(file) else { return vec![] };
+    if kind == LibraryKind::Cudnn || so_major(file).is_none() {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        3.0,
+        format!(
+            "the log shows Colab (\"{hint}\"), which comes with one CUDA release: {file} is asked for by a build for another"
+        ),
+    )]
+}
+
 /// A cuDNN library named as missing by a message that is not the loader's own (TensorFlow's
 /// "Could not load dynamic library 'libcudnn.so.8'"): as for the loader's, cuDNN of that major is
 /// most often simply not installed. With a machine's facts, `missing_library` decides instead.
@@ -1371,9 +1401,20 @@ pub fn missing_library_present_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     out
 }
 
-/// The operating-system error a failed call reported, when the log shows it.
+/// The operating-system error a failed call reported, when the log shows it. File modes refuse an
+/// open with EACCES ("Permission denied"); the devices cgroup a container runtime sets up refuses
+/// it with EPERM ("Operation not permitted",
+/// https://docs.kernel.org/admin-guide/cgroup-v1/devices.html): for an error the container can
+/// explain, EPERM points at the container's device rules (kubelet's static CPU manager or a
+/// systemd reload rewriting them: https://github.com/NVIDIA/nvidia-docker/issues/966,
+/// https://github.com/mattshma/bigdata/issues/150).
 pub fn os_error_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     match input.evidence.os_error.as_deref() {
+        Some(e @ "Operation not permitted") if has(input, Category::ContainerRuntime) => vec![adj(
+            Category::ContainerRuntime,
+            8.0,
+            format!("the failing call reported \"{e}\" (EPERM): a device cgroup refused it, not the file's permissions"),
+        )],
         Some(e @ ("Permission denied" | "Operation not permitted")) if has(input, Category::PermissionOrCache) => {
             vec![adj(Category::PermissionOrCache, 8.0, format!("the failing call reported \"{e}\""))]
         }
@@ -1782,6 +1823,31 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// Windows failing to load a DLL while the log is about a PyTorch extension the user built, and no
+/// CUDA/cuDNN DLL is named: the extension's dependencies live in torch\lib and are found only once
+/// torch is imported (https://github.com/pytorch/pytorch/issues/26800).
+pub fn extension_dll_before_torch(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::UserCodeBug) || !has(input, Category::CudnnMissing) {
+        return vec![];
+    }
+    let Some(hint) = input.evidence.torch_extension_in_log.as_deref() else { return vec![] };
+    let names_cuda_dll = input.evidence.library.as_deref().is_some_and(|l| {
+        let l = l.to_ascii_lowercase();
+        l.ends_with(".dll") && (l.starts_with("cu") || l.starts_with("nvrtc") || l.contains("cudnn"))
+    });
+    if names_cuda_dll {
+        return vec![];
+    }
+    vec![
+        adj(
+            Category::UserCodeBug,
+            12.0,
+            format!("the log is about a PyTorch extension (\"{hint}\"): its DLLs are found only after import torch"),
+        ),
+        adj(Category::CudnnMissing, 0.5, "no cuDNN DLL is named; the extension's own import failed"),
+    ]
+}
+
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
@@ -2061,6 +2127,43 @@ mod tests {
         assert_eq!(top(denied), ("nccl-system-error".into(), Category::PermissionOrCache));
         let full = "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device";
         assert_eq!(top(full), ("nccl-shm".into(), Category::ContainerRuntime));
+    }
+
+    #[test]
+    fn a_versioned_cuda_library_missing_on_colab_is_a_build_for_another_cuda() {
+        let colab = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n\
+                     when running the google colab demo";
+        assert_eq!(top(colab), ("loader-cuda-lib-missing".into(), Category::CudaRuntimeMismatch));
+        let plain = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory";
+        assert_eq!(top(plain), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
+    }
+
+    #[test]
+    fn a_versioned_cuda_symbol_not_defined_in_the_loaded_copy_is_a_cuda_library_mismatch() {
+        let text = "OSError: /opt/conda/lib/python3.9/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol \
+                    cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with \
+                    link time reference";
+        assert_eq!(top(text), ("loader-undefined-symbol".into(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
+    fn a_dll_load_failure_importing_a_built_torch_extension_is_importing_it_before_torch() {
+        let ext = "I have built a CUDA extension for PyTorch according to the cpp_extension tutorial.\n\
+                   When I import my module I get ImportError: DLL load failed: The specified module could not be found.";
+        assert_eq!(top(ext), ("windows-dll-missing".into(), Category::UserCodeBug));
+        let plain =
+            "from torch._C import *\nImportError: DLL load failed: The specified module could not be found.";
+        assert_ne!(top(plain).1, Category::UserCodeBug);
+    }
+
+    #[test]
+    fn eperm_on_the_device_nodes_is_the_container_s_device_cgroup_eacces_the_file_modes() {
+        let eperm = "Failed to initialize NVML: Unknown Error\n\
+                     open(\"/dev/nvidiactl\", O_RDWR) = -1 EPERM (Operation not permitted)";
+        assert_eq!(top(eperm), ("nvml-unknown-error".into(), Category::ContainerRuntime));
+        let eacces = "Failed to initialize NVML: Unknown Error\n\
+                      open(\"/dev/nvidiactl\", O_RDWR) = -1 EACCES (Permission denied)";
+        assert_eq!(top(eacces), ("nvml-unknown-error".into(), Category::PermissionOrCache));
     }
 
     #[test]
