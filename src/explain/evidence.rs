@@ -167,6 +167,7 @@ struct Patterns {
     container: Regex,
     wsl: Regex,
     windows: Regex,
+    dll_loading: Regex,
     exclusive: Regex,
     nvml: Regex,
     visible: Regex,
@@ -228,6 +229,10 @@ fn patterns() -> &'static Patterns {
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             windows: re(r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b"),
+            // PyTorch's `Error loading "<dir>\<name>.dll" or one of its dependencies`, also when a
+            // logger wrapped the line before the path or the message was pasted JSON-escaped
+            // (`\"c:\\Users\\...\\fbgemm.dll\"`).
+            dll_loading: re(r#"Error loading\s+\\?"([^"\n]*?)\\+([\w.-]+\.dll)\\?""#),
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
@@ -469,6 +474,15 @@ pub fn extract(
             ev.library_found_at = library_path_in(context, key);
         }
     }
+    // The DLL PyTorch failed to load, when the matched line itself did not name it.
+    if key.is_empty() {
+        if let Some(c) = p.dll_loading.captures(context) {
+            ev.library = Some(c[2].to_string());
+            if !groups.iter().any(|(name, _)| name == "dir") {
+                ev.captured.push(("dir".into(), c[1].replace("\\\\", "\\")));
+            }
+        }
+    }
     for (name, value) in groups {
         match name.as_str() {
             "xid" => ev.xid = value.parse().ok(),
@@ -507,6 +521,15 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn the_dll_pytorch_failed_to_load_is_read_from_the_next_line_when_wrapped() {
+        let e = ev("[WinError 126] The specified module could not be found. Error loading\n   \"P:\\AI\\venv\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.");
+        assert_eq!(e.library.as_deref(), Some("fbgemm.dll"));
+        assert!(e
+            .captured
+            .contains(&("dir".to_string(), r"P:\AI\venv\lib\site-packages\torch\lib".to_string())));
     }
 
     #[test]

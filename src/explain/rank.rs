@@ -1607,11 +1607,16 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let dir = input.evidence.captured.iter().find(|(name, _)| name == "dir").map(|(_, d)| d.as_str());
     match dir {
-        Some(d) if d.to_ascii_lowercase().replace('/', "\\").ends_with("\\torch\\lib") => vec![adj(
-            Category::CudnnMissing,
-            0.3,
-            format!("{file} is PyTorch's own copy in {d}: cuDNN is there, a DLL it depends on is not"),
-        )],
+        // A message pasted JSON-escaped doubles every backslash.
+        Some(d)
+            if d.to_ascii_lowercase().replace('/', "\\").replace("\\\\", "\\").ends_with("\\torch\\lib") =>
+        {
+            vec![adj(
+                Category::CudnnMissing,
+                0.3,
+                format!("{file} is PyTorch's own copy in {d}: cuDNN is there, a DLL it depends on is not"),
+            )]
+        }
         _ => vec![],
     }
 }
@@ -2001,6 +2006,15 @@ mod tests {
         }
         let cudnn = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!";
         assert_eq!(top(cudnn).1, Category::CudnnMissing);
+    }
+
+    #[test]
+    fn pytorch_dll_paths_are_read_when_wrapped_or_pasted_json_escaped() {
+        let wrapped = "02:54:18-197331 ERROR    Could not load torch: [WinError 126] Das angegebene Modul wurde nicht gefunden. Error loading\n                         \"P:\\AI\\kohya_ss\\venv\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.";
+        let escaped = r#""message": "[WinError 126] The specified module could not be found. Error loading \"c:\\Users\\me\\envs\\DL\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.","#;
+        for text in [wrapped, escaped] {
+            assert_eq!(top(text), ("windows-dll-missing".into(), Category::LibraryNotFound), "{text}");
+        }
     }
 
     #[test]
