@@ -2018,6 +2018,20 @@ mod tests {
     }
 
     #[test]
+    fn a_procedure_missing_from_an_extension_dll_is_a_build_for_another_torch() {
+        for text in [
+            "ImportError: DLL load failed while importing _C: The specified procedure could not be found.",
+            "ImportError: DLL load failed while importing exllamav2_ext: 找不到指定的程序。",
+        ] {
+            assert_eq!(top(text), ("windows-dll-procedure-not-found".into(), Category::Other), "{text}");
+        }
+        // A module that is not found at all is still a missing DLL.
+        let missing =
+            "ImportError: DLL load failed while importing _C: The specified module could not be found.";
+        assert_eq!(top(missing).0, "windows-dll-missing");
+    }
+
+    #[test]
     fn a_missing_cudnn_of_another_major_than_the_log_names_is_a_version_mismatch() {
         let missing9 = "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}\nInvalid handle. Cannot load symbol cudnnCreateTensorDescriptor";
         assert_eq!(top(missing9).1, Category::CudnnMissing);
