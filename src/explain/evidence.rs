@@ -228,7 +228,11 @@ fn patterns() -> &'static Patterns {
                 r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| ",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
-            windows: re(r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b"),
+            // Python's repr of a path on Windows (`WindowsPath('C:/...')`) shows it too, and so
+            // does the user saying so ("I am using Windows python notebook").
+            windows: re(
+                r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b|\bWindowsPath\(|(?i:\b(?:i am|i'm|im) (?:using|on|running) (?:a )?windows\b)",
+            ),
             // PyTorch's `Error loading "<dir>\<name>.dll" or one of its dependencies`, also when a
             // logger wrapped the line before the path or the message was pasted JSON-escaped
             // (`\"c:\\Users\\...\\fbgemm.dll\"`).
@@ -521,6 +525,13 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn windows_is_read_from_python_path_reprs_and_the_user_saying_so() {
+        assert!(ev("found to be non-existent: {WindowsPath('C')}").windows_in_log.is_some());
+        assert!(ev("I am using Windows python notebook Environment").windows_in_log.is_some());
+        assert!(ev("PosixPath('/usr/local/cuda/lib64')").windows_in_log.is_none());
     }
 
     #[test]

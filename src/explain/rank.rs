@@ -101,6 +101,7 @@ pub const RULES: &[Rule] = &[
     nccl_multi_node,
     memory_hint_in_log,
     missing_dll_not_cudnn,
+    bitsandbytes_on_windows,
     shared_memory_request,
     wsl_in_log,
     compute_mode_in_log,
@@ -1621,6 +1622,25 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// bitsandbytes before 0.43.0 shipped Linux binaries only: on Windows its CUDA setup finds nothing
+/// it can load and falls back to `libbitsandbytes_cpu.so` (or fails passing a `WindowsPath` to
+/// ctypes). The fix is a build with Windows CUDA DLLs, not another CUDA runtime
+/// (https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1104,
+/// https://github.com/bmaltais/kohya_ss/issues/1000).
+pub fn bitsandbytes_on_windows(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "bitsandbytes-cuda-setup" || !has(input, Category::CpuOnlyBuild) {
+        return vec![];
+    }
+    let Some(win) = input.evidence.windows_in_log.as_deref() else { return vec![] };
+    vec![adj(
+        Category::CpuOnlyBuild,
+        4.0,
+        format!(
+            "the log shows Windows (\"{win}\"): bitsandbytes before 0.43.0 has no Windows CUDA binaries and loads its CPU library"
+        ),
+    )]
+}
+
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
@@ -2029,6 +2049,19 @@ mod tests {
         let missing =
             "ImportError: DLL load failed while importing _C: The specified module could not be found.";
         assert_eq!(top(missing).0, "windows-dll-missing");
+    }
+
+    #[test]
+    fn bitsandbytes_on_windows_is_a_build_without_windows_cuda_binaries() {
+        let linux = "CUDA SETUP: Loading binary /opt/conda/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cpu.so...\n\
+                     RuntimeError: CUDA Setup failed despite GPU being available.";
+        assert_eq!(top(linux), ("bitsandbytes-cuda-setup".into(), Category::CudaRuntimeMismatch));
+        let windows = "CUDA SETUP: Loading binary C:\\Users\\me\\venv\\Lib\\site-packages\\bitsandbytes\\libbitsandbytes_cpu.so...\n\
+                       RuntimeError: CUDA Setup failed despite GPU being available.";
+        assert_eq!(top(windows), ("bitsandbytes-cuda-setup".into(), Category::CpuOnlyBuild));
+        let ctypes = "The following directories listed in your path were found to be non-existent: {WindowsPath('/usr/local/cuda/lib64')}\n\
+                      TypeError: argument of type 'WindowsPath' is not iterable";
+        assert_eq!(top(ctypes), ("bitsandbytes-cuda-setup".into(), Category::CpuOnlyBuild));
     }
 
     #[test]
