@@ -2065,6 +2065,27 @@ mod tests {
     }
 
     #[test]
+    fn windows_and_wsl_loader_messages_without_a_framework_are_recognised() {
+        let cases = [
+            ("nvcc fatal   : Cannot find compiler 'cl.exe' in PATH", "nvcc-host-compiler-missing", Category::EnvVarMisconfig),
+            (
+                "Failed to initialize NVML: GPU access blocked by the operating system\nFailed to properly shut down NVML: GPU access blocked by the operating system",
+                "nvml-gpu-access-blocked",
+                Category::LibraryNotFound,
+            ),
+            ("I c:\\tf_jenkins\\dso_loader.cc:119] Couldn't open CUDA library cupti64_80.dll", "tf-could-not-load-library", Category::LibraryNotFound),
+            (r#"'Could not load "nvrtc64_70.dll":"#, "windows-dll-missing", Category::LibraryNotFound),
+            ("torch.cuda.is_available=False after conda install", "torch-cuda-not-available", Category::CpuOnlyBuild),
+            ("print(device_lib.list_local_devices())", "tf-gpu-check", Category::CpuOnlyBuild),
+        ];
+        for (text, id, category) in cases {
+            assert_eq!(top(text), (id.into(), category), "{text}");
+        }
+        let ort = r#"[E:onnxruntime:Default, provider_bridge_ort.cc:1992 onnxruntime::TryGetProviderInfo_CUDA] LoadLibrary failed with error 126 "" when trying to load "C:\venv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll""#;
+        assert_eq!(top(ort).0, "ort-cuda-provider");
+    }
+
+    #[test]
     fn a_missing_cudnn_of_another_major_than_the_log_names_is_a_version_mismatch() {
         let missing9 = "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}\nInvalid handle. Cannot load symbol cudnnCreateTensorDescriptor";
         assert_eq!(top(missing9).1, Category::CudnnMissing);
