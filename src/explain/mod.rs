@@ -12,6 +12,7 @@
 
 pub mod command;
 pub mod evidence;
+pub mod fallback;
 pub mod provenance;
 pub mod rank;
 pub mod render;
@@ -28,7 +29,7 @@ use std::sync::OnceLock;
 
 pub use evidence::LogEvidence;
 pub use rank::RankedCause;
-pub use scan::{scan, Occurrence, ScanOptions, ScanResult};
+pub use scan::{scan, Occurrence, ScanOptions, ScanResult, Unmatched};
 
 /// The root-cause vocabulary every cause is tagged with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -631,9 +632,14 @@ pub struct ExplainReport {
     pub errors: Vec<Explanation>,
 }
 
-/// Explains every occurrence of a scan, ranking causes with `report` when given.
+/// Explains every occurrence of a scan, ranking causes with `report` when given. When no known
+/// error occurs at all, the words of the input's end vote for causes instead
+/// ([`fallback::explain_unrecognised`]).
 pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation> {
     let t = table();
+    if let (true, Some(u)) = (result.occurrences.is_empty(), &result.unmatched) {
+        return fallback::explain_unrecognised(&u.text, u.first_line, report, t).into_iter().collect();
+    }
     let seen: BTreeSet<&str> =
         result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
     let mut out: Vec<Explanation> = result
