@@ -2069,6 +2069,11 @@ mod tests {
         let cases = [
             ("nvcc fatal   : Cannot find compiler 'cl.exe' in PATH", "nvcc-host-compiler-missing", Category::EnvVarMisconfig),
             (
+                "nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions between 2017 and 2019 (inclusive) are supported!",
+                "nvcc-no-supported-msvc",
+                Category::Other,
+            ),
+            (
                 "Failed to initialize NVML: GPU access blocked by the operating system\nFailed to properly shut down NVML: GPU access blocked by the operating system",
                 "nvml-gpu-access-blocked",
                 Category::LibraryNotFound,
