@@ -204,7 +204,7 @@ pub fn explain_unrecognised(
     let line_text = text[top.line_start..].lines().next().unwrap_or("").to_string();
     let line_no = first_line + text[..top.line_start].matches('\n').count() as u64;
     let ev = evidence::extract(text, "", &[], None, table);
-    let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(&sig, &ev, text, r));
+    let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(&sig, &ev, r));
     let usable = if facts_not_used.is_some() { None } else { report };
     let ranked = rank::rank(&sig, &ev, usable, &BTreeSet::new(), table);
     Some(Explanation {
