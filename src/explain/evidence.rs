@@ -200,6 +200,7 @@ struct Patterns {
     windows: Regex,
     colab: Regex,
     torch_extension: Regex,
+    dll_loading: Regex,
     exclusive: Regex,
     nvml: Regex,
     visible: Regex,
@@ -267,14 +268,19 @@ fn patterns() -> &'static Patterns {
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
-            // error numbers and DLL names, a Windows wheel's platform tag.
+            // error numbers and DLL names, a Windows wheel's platform tag; also Python's repr of a
+            // path there (`WindowsPath('C:/...')`) and the user saying so ("I am using Windows").
             windows: re(
-                r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b|\[WinError \d+\]|\b\w[\w.-]*\.[Dd][Ll][Ll]\b|\bwin_amd64\b",
+                r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b|\[WinError \d+\]|\b\w[\w.-]*\.[Dd][Ll][Ll]\b|\bwin_amd64\b|\bWindowsPath\(|(?i:\b(?:i am|i'm|im) (?:using|on|running) (?:a )?windows\b)",
             ),
             torch_extension: re(
                 r"(?i)\bcpp_extension\b|\b(?:CUDA|Cpp)Extension\b|\bBuildExtension\b|\b(?:cuda|c\+\+|cpp) extensions? (?:for|of) pytorch\b|\bpytorch (?:cuda|c\+\+|cpp) extension\b",
             ),
             colab: re(r"(?i)\b(?:google[ -])?colab(?:oratory)?\b|/google/colab/"),
+            // PyTorch's `Error loading "<dir>\<name>.dll" or one of its dependencies`, also when a
+            // logger wrapped the line before the path or the message was pasted JSON-escaped
+            // (`\"c:\\Users\\...\\fbgemm.dll\"`).
+            dll_loading: re(r#"Error loading\s+\\?"([^"\n]*?)\\+([\w.-]+\.dll)\\?""#),
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
@@ -541,6 +547,15 @@ pub fn extract(
             ev.library_found_at = library_path_in(context, key);
         }
     }
+    // The DLL PyTorch failed to load, when the matched line itself did not name it.
+    if key.is_empty() {
+        if let Some(c) = p.dll_loading.captures(context) {
+            ev.library = Some(c[2].to_string());
+            if !groups.iter().any(|(name, _)| name == "dir") {
+                ev.captured.push(("dir".into(), c[1].replace("\\\\", "\\")));
+            }
+        }
+    }
     for (name, value) in groups {
         match name.as_str() {
             "xid" => ev.xid = value.parse().ok(),
@@ -579,6 +594,22 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn windows_is_read_from_python_path_reprs_and_the_user_saying_so() {
+        assert!(ev("found to be non-existent: {WindowsPath('C')}").windows_in_log.is_some());
+        assert!(ev("I am using Windows python notebook Environment").windows_in_log.is_some());
+        assert!(ev("PosixPath('/usr/local/cuda/lib64')").windows_in_log.is_none());
+    }
+
+    #[test]
+    fn the_dll_pytorch_failed_to_load_is_read_from_the_next_line_when_wrapped() {
+        let e = ev("[WinError 126] The specified module could not be found. Error loading\n   \"P:\\AI\\venv\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.");
+        assert_eq!(e.library.as_deref(), Some("fbgemm.dll"));
+        assert!(e
+            .captured
+            .contains(&("dir".to_string(), r"P:\AI\venv\lib\site-packages\torch\lib".to_string())));
     }
 
     #[test]

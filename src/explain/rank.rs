@@ -105,6 +105,7 @@ pub const RULES: &[Rule] = &[
     nccl_cuda_failure_detail,
     missing_dll_not_cudnn,
     extension_dll_before_torch,
+    bitsandbytes_on_windows,
     shared_memory_request,
     wsl_in_log,
     compute_mode_in_log,
@@ -1814,11 +1815,16 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let dir = input.evidence.captured.iter().find(|(name, _)| name == "dir").map(|(_, d)| d.as_str());
     match dir {
-        Some(d) if d.to_ascii_lowercase().replace('/', "\\").ends_with("\\torch\\lib") => vec![adj(
-            Category::CudnnMissing,
-            0.3,
-            format!("{file} is PyTorch's own copy in {d}: cuDNN is there, a DLL it depends on is not"),
-        )],
+        // A message pasted JSON-escaped doubles every backslash.
+        Some(d)
+            if d.to_ascii_lowercase().replace('/', "\\").replace("\\\\", "\\").ends_with("\\torch\\lib") =>
+        {
+            vec![adj(
+                Category::CudnnMissing,
+                0.3,
+                format!("{file} is PyTorch's own copy in {d}: cuDNN is there, a DLL it depends on is not"),
+            )]
+        }
         _ => vec![],
     }
 }
@@ -1846,6 +1852,25 @@ pub fn extension_dll_before_torch(input: &RuleInput<'_>) -> Vec<Adjustment> {
         ),
         adj(Category::CudnnMissing, 0.5, "no cuDNN DLL is named; the extension's own import failed"),
     ]
+}
+
+/// bitsandbytes before 0.43.0 shipped Linux binaries only: on Windows its CUDA setup finds nothing
+/// it can load and falls back to `libbitsandbytes_cpu.so` (or fails passing a `WindowsPath` to
+/// ctypes). The fix is a build with Windows CUDA DLLs, not another CUDA runtime
+/// (https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1104,
+/// https://github.com/bmaltais/kohya_ss/issues/1000).
+pub fn bitsandbytes_on_windows(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "bitsandbytes-cuda-setup" || !has(input, Category::CpuOnlyBuild) {
+        return vec![];
+    }
+    let Some(win) = input.evidence.windows_in_log.as_deref() else { return vec![] };
+    vec![adj(
+        Category::CpuOnlyBuild,
+        4.0,
+        format!(
+            "the log shows Windows (\"{win}\"): bitsandbytes before 0.43.0 has no Windows CUDA binaries and loads its CPU library"
+        ),
+    )]
 }
 
 /// Which library an undefined symbol belongs to, from its name.
@@ -2332,6 +2357,68 @@ mod tests {
         }
         let cudnn = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!";
         assert_eq!(top(cudnn).1, Category::CudnnMissing);
+    }
+
+    #[test]
+    fn pytorch_dll_paths_are_read_when_wrapped_or_pasted_json_escaped() {
+        let wrapped = "02:54:18-197331 ERROR    Could not load torch: [WinError 126] Das angegebene Modul wurde nicht gefunden. Error loading\n                         \"P:\\AI\\kohya_ss\\venv\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.";
+        let escaped = r#""message": "[WinError 126] The specified module could not be found. Error loading \"c:\\Users\\me\\envs\\DL\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.","#;
+        for text in [wrapped, escaped] {
+            assert_eq!(top(text), ("windows-dll-missing".into(), Category::LibraryNotFound), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_procedure_missing_from_an_extension_dll_is_a_build_for_another_torch() {
+        for text in [
+            "ImportError: DLL load failed while importing _C: The specified procedure could not be found.",
+            "ImportError: DLL load failed while importing exllamav2_ext: 找不到指定的程序。",
+        ] {
+            assert_eq!(top(text), ("windows-dll-procedure-not-found".into(), Category::Other), "{text}");
+        }
+        // A module that is not found at all is still a missing DLL.
+        let missing =
+            "ImportError: DLL load failed while importing _C: The specified module could not be found.";
+        assert_eq!(top(missing).0, "windows-dll-missing");
+    }
+
+    #[test]
+    fn bitsandbytes_on_windows_is_a_build_without_windows_cuda_binaries() {
+        let linux = "CUDA SETUP: Loading binary /opt/conda/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cpu.so...\n\
+                     RuntimeError: CUDA Setup failed despite GPU being available.";
+        assert_eq!(top(linux), ("bitsandbytes-cuda-setup".into(), Category::CudaRuntimeMismatch));
+        let windows = "CUDA SETUP: Loading binary C:\\Users\\me\\venv\\Lib\\site-packages\\bitsandbytes\\libbitsandbytes_cpu.so...\n\
+                       RuntimeError: CUDA Setup failed despite GPU being available.";
+        assert_eq!(top(windows), ("bitsandbytes-cuda-setup".into(), Category::CpuOnlyBuild));
+        let ctypes = "The following directories listed in your path were found to be non-existent: {WindowsPath('/usr/local/cuda/lib64')}\n\
+                      TypeError: argument of type 'WindowsPath' is not iterable";
+        assert_eq!(top(ctypes), ("bitsandbytes-cuda-setup".into(), Category::CpuOnlyBuild));
+    }
+
+    #[test]
+    fn windows_and_wsl_loader_messages_without_a_framework_are_recognised() {
+        let cases = [
+            ("nvcc fatal   : Cannot find compiler 'cl.exe' in PATH", "nvcc-host-compiler-missing", Category::EnvVarMisconfig),
+            (
+                "nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions between 2017 and 2019 (inclusive) are supported!",
+                "nvcc-no-supported-msvc",
+                Category::Other,
+            ),
+            (
+                "Failed to initialize NVML: GPU access blocked by the operating system\nFailed to properly shut down NVML: GPU access blocked by the operating system",
+                "nvml-gpu-access-blocked",
+                Category::LibraryNotFound,
+            ),
+            ("I c:\\tf_jenkins\\dso_loader.cc:119] Couldn't open CUDA library cupti64_80.dll", "tf-could-not-load-library", Category::LibraryNotFound),
+            (r#"'Could not load "nvrtc64_70.dll":"#, "windows-dll-missing", Category::LibraryNotFound),
+            ("torch.cuda.is_available=False after conda install", "torch-cuda-not-available", Category::CpuOnlyBuild),
+            ("print(device_lib.list_local_devices())", "tf-gpu-check", Category::CpuOnlyBuild),
+        ];
+        for (text, id, category) in cases {
+            assert_eq!(top(text), (id.into(), category), "{text}");
+        }
+        let ort = r#"[E:onnxruntime:Default, provider_bridge_ort.cc:1992 onnxruntime::TryGetProviderInfo_CUDA] LoadLibrary failed with error 126 "" when trying to load "C:\venv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll""#;
+        assert_eq!(top(ort).0, "ort-cuda-provider");
     }
 
     #[test]
