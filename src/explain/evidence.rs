@@ -521,7 +521,12 @@ pub fn extract(
         ev.cuda_visible_devices = Some(c[1].trim().to_string());
     }
     if let Some(c) = p.symbol.captures(context) {
-        ev.symbol = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)).or_else(|| c.get(4)).map(|m| m.as_str().to_string());
+        ev.symbol = c
+            .get(1)
+            .or_else(|| c.get(2))
+            .or_else(|| c.get(3))
+            .or_else(|| c.get(4))
+            .map(|m| m.as_str().to_string());
     }
     // A bare major ("libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8") where no version with a
     // minor of the same major was read.
