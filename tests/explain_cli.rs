@@ -83,6 +83,19 @@ fn text_without_a_known_error_says_so() {
 }
 
 #[test]
+fn an_unknown_message_is_answered_by_its_words_and_says_it_is_a_guess() {
+    let msg = "worker 3: fatal: cannot open /dev/nvidia-uvm: Permission denied";
+    let out = cudoctor(&["explain", "--no-check", msg], None);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("No known error (a guess from the words)"), "{text}");
+    assert!(text.contains("1. permission_or_cache"), "{text}");
+    assert!(text.contains("\"Permission denied\""), "{text}");
+    let doc = json(&cudoctor(&["explain", "--no-check", "--format", "json", msg], None));
+    assert_eq!(doc["errors"][0]["signature"], "unrecognised");
+    assert_eq!(doc["errors"][0]["causes"][0]["category"], "permission_or_cache");
+}
+
+#[test]
 fn another_machines_report_ranks_the_causes() {
     use cudoctor::report::{Evidence, Fact, Gpu, GpuProcess, Report};
     let mut r = Report::new("/", true);

@@ -96,7 +96,8 @@ pub struct LogEvidence {
     /// `/usr/lib/wsl/lib`): the driver lives on the Windows side and libcuda comes from there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wsl_in_log: Option<String>,
-    /// The log shows native Windows (`Windows 10`, a `C:\` path, `nvidia-smi.exe`).
+    /// The log shows native Windows (`Windows 10`, a `C:\` path, `nvidia-smi.exe`, `[WinError 126]`,
+    /// a `.dll`, a `win_amd64` wheel).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows_in_log: Option<String>,
     /// An nvidia-smi table or query shows a GPU in an exclusive compute mode (`E. Process`,
@@ -115,6 +116,11 @@ pub struct LogEvidence {
     /// written: its CUDA wheels bring their own cuDNN (data/pytorch.toml pins).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub torch_in_log: Option<String>,
+    /// A TensorFlow version the log names (`tensorflow version: 1.5.0`, the issue template's
+    /// `TensorFlow version (use command below): v1.13.1-0-g6612da8951`, `tensorflow-gpu==1.14`,
+    /// `TF-GPU 1.1.0`): its GPU build loads the CUDA it was built for (data/frameworks.toml).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tf_in_log: Option<Version>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,10 +142,6 @@ pub struct LogEvidence {
     /// error", "a lower batch size … will succeed"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_hint: Option<String>,
-    /// A TensorFlow release the log names as the one installed ("TensorFlow version: 2.1.0",
-    /// "tensorflow-gpu==1.13.1", "TF 2.11"): to hold against the CUDA the log names.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tf_version: Option<Version>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -179,9 +181,10 @@ struct Patterns {
     nccl_env: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
+    tf_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
-    tf_version: Regex,
+    tf_template: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -229,14 +232,18 @@ fn patterns() -> &'static Patterns {
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
             container: re(
-                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| ",
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ ",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
-            windows: re(r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b"),
+            // What only a Windows machine prints: its versions, drive-letter paths, its loader's
+            // error numbers and DLL names, a Windows wheel's platform tag.
+            windows: re(
+                r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b|\[WinError \d+\]|\b\w[\w.-]*\.[Dd][Ll][Ll]\b|\bwin_amd64\b",
+            ),
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?i)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
             cpu_build: re(r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None"),
@@ -250,17 +257,21 @@ fn patterns() -> &'static Patterns {
             torch_named: re(
                 r"(?i)(?:^|[^\w.])(?:py)?torch(?:[ \t]+version)?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?(?:\+cu\d{2,3})?)",
             ),
+            // Not `tf.__version__` or a path (`tensorflow/core/...`): a name, an optional
+            // "version" and "(use command below)", then the number after `==`, `:` or a space.
+            tf_named: re(
+                r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+            ),
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
             ),
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
-            // An issue template's "TensorFlow version: 2.1.0" / "### TensorFlow version\n\n2.11.0"
-            // (also "(use command below)" and `tf.version.GIT_VERSION`'s "v2.11.0-rc2-15-g… 2.11.0"),
-            // a pip pin "tensorflow-gpu==1.13.1", prose "TF 2.11" / "tensorflow 2.4.1"; never a
-            // path (tensorflow/core/…) or an attribute (tf.config).
-            tf_version: re(
+            // The new issue template puts the version on the line after its heading
+            // ("### Tensorflow Version\n\nv2.11.0-rc2-15-g6290819256d 2.11.0", the git version
+            // first): read when `tf_named` finds nothing on one line.
+            tf_template: re(
                 r"(?i)\b(?:tensorflow(?:-gpu)?|tf)(?:[ \t]+version)?(?:[ \t]*\(use command below\))?(?:[ \t]*:[ \t]*|[ \t]*==[ \t]*|[ \t]+|\s*\n\s*)(?:v\d[\w.-]*[ \t]+)?v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
@@ -452,9 +463,6 @@ pub fn extract(
         .map(|c| format!("{}={}", &c[1], &c[2]));
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
-    if let Some(c) = p.tf_version.captures(context) {
-        ev.tf_version = c[1].parse().ok();
-    }
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -475,6 +483,14 @@ pub fn extract(
     }
     if let Some(c) = p.torch_named.captures(context) {
         ev.torch_in_log = Some(c[1].to_string());
+    }
+    if let Some(c) = p.tf_named.captures(context) {
+        ev.tf_in_log = c[1].parse().ok();
+    }
+    if ev.tf_in_log.is_none() {
+        if let Some(c) = p.tf_template.captures(context) {
+            ev.tf_in_log = c[1].parse().ok();
+        }
     }
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
@@ -540,6 +556,21 @@ mod tests {
         assert_eq!(ev("pytorch version: 2.6.0+cu126").torch_in_log.as_deref(), Some("2.6.0+cu126"));
         assert_eq!(ev("torch==2.5.1").torch_in_log.as_deref(), Some("2.5.1"));
         assert_eq!(ev("File torch/cuda/__init__.py, torchvision 0.15.1").torch_in_log, None);
+        let tf = |t: &str| ev(t).tf_in_log.map(|v| v.to_string());
+        assert_eq!(tf("tensorflow version: 1.5.0").as_deref(), Some("1.5.0"));
+        assert_eq!(
+            tf("- TensorFlow version (use command below): v1.13.1-0-g6612da8951").as_deref(),
+            Some("1.13.1")
+        );
+        assert_eq!(tf("pip install tensorflow-gpu==1.14").as_deref(), Some("1.14"));
+        assert_eq!(tf("Windows 10, GTX770, CUDA 8.0, CUDNN 5.1, TF-GPU 1.1.0").as_deref(), Some("1.1.0"));
+        assert_eq!(tf("tf 2.8").as_deref(), Some("2.8"));
+        // Paths and attribute names are not versions the user runs.
+        assert_eq!(
+            tf("File \"/usr/lib/python3/site-packages/tensorflow/python/client/session.py\", line 1"),
+            None
+        );
+        assert_eq!(tf("print(tf.__version__) 2.4.1"), None);
     }
 
     #[test]
@@ -627,6 +658,25 @@ mod tests {
         );
         assert_eq!(no_gpu("The server has no dedicated GPU").as_deref(), Some("no dedicated GPU"));
         assert_eq!(no_gpu("I have an NVIDIA adapter"), None);
+        // "NVIDIA" alone as the thing one does not have (https://github.com/lllyasviel/Paints-UNDO/issues/61),
+        // but not the driver or a tool that is missing on an NVIDIA machine.
+        assert_eq!(
+            no_gpu("I dont have NVIDIA does it still works").as_deref(),
+            Some("I dont have NVIDIA does")
+        );
+        assert_eq!(no_gpu("I don't have NVIDIA.").as_deref(), Some("I don't have NVIDIA."));
+        assert_eq!(no_gpu("I don't have nvidia drivers installed yet"), None);
+        assert_eq!(no_gpu("we don't have nvidia-smi in the image"), None);
+        assert_eq!(no_gpu("I have an AMD RX 6800").as_deref(), Some("I have an AMD RX"));
+        assert_eq!(no_gpu("I have an AMD Ryzen 9 and an RTX 4090"), None);
+        // Following the AMD install instructions says which GPU the machine has
+        // (https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/9402).
+        assert_eq!(
+            no_gpu("After following the instructions from the wiki for AMD cards, I get").as_deref(),
+            Some("wiki for AMD cards")
+        );
+        assert_eq!(no_gpu("my AMD GPU is not detected").as_deref(), Some("my AMD GPU"));
+        assert_eq!(no_gpu("Stable Diffusion WebUI AMDGPU Forge"), None);
         let cpu = |t: &str| ev(t).cpu_build_in_log;
         assert_eq!(
             cpu("PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)").as_deref(),
@@ -719,6 +769,17 @@ mod tests {
             container("qna-transformers_1  |     torch._C._cuda_init()").as_deref(),
             Some("qna-transformers_1  | ")
         );
+        // A BuildKit log: the command ran in `docker build`, where no GPU is attached
+        // (https://github.com/yftzeng/stable-diffusion-webui-docker/issues/5).
+        assert_eq!(
+            container("#0 920.0 AssertionError: Torch is not able to use GPU").as_deref(),
+            Some("#0 920.0 ")
+        );
+        assert_eq!(
+            container("failed to solve: process \"/bin/sh -c pip install\" did not complete").as_deref(),
+            Some("failed to solve: process")
+        );
+        assert_eq!(container("#1 is the issue number, 2.5 GB free"), None);
         assert_eq!(container("epoch 1 | loss 0.3"), None);
     }
 
@@ -764,7 +825,7 @@ mod tests {
     fn a_tensorflow_release_and_the_templates_cuda_line_are_read() {
         let t = table();
         let ev = |s: &str| extract(s, "", &[], None, t);
-        let tf = |s: &str| ev(s).tf_version.map(|v| v.to_string());
+        let tf = |s: &str| ev(s).tf_in_log.map(|v| v.to_string());
         assert_eq!(tf("- TensorFlow version (use command below): 2.1.0").as_deref(), Some("2.1.0"));
         assert_eq!(
             tf("### Tensorflow Version\n\nv2.11.0-rc2-15-g6290819256d 2.11.0").as_deref(),

@@ -12,6 +12,7 @@
 
 pub mod command;
 pub mod evidence;
+pub mod fallback;
 pub mod provenance;
 pub mod rank;
 pub mod render;
@@ -28,7 +29,7 @@ use std::sync::OnceLock;
 
 pub use evidence::LogEvidence;
 pub use rank::RankedCause;
-pub use scan::{scan, Occurrence, ScanOptions, ScanResult};
+pub use scan::{scan, Occurrence, ScanOptions, ScanResult, Unmatched};
 
 /// The root-cause vocabulary every cause is tagged with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -631,9 +632,14 @@ pub struct ExplainReport {
     pub errors: Vec<Explanation>,
 }
 
-/// Explains every occurrence of a scan, ranking causes with `report` when given.
+/// Explains every occurrence of a scan, ranking causes with `report` when given. When no known
+/// error occurs at all, the words of the input's end vote for causes instead
+/// ([`fallback::explain_unrecognised`]).
 pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation> {
     let t = table();
+    if let (true, Some(u)) = (result.occurrences.is_empty(), &result.unmatched) {
+        return fallback::explain_unrecognised(&u.text, u.first_line, report, t).into_iter().collect();
+    }
     let seen: BTreeSet<&str> =
         result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
     let mut out: Vec<Explanation> = result
@@ -645,7 +651,7 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             let context =
                 if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
             let ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
-            let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(sig, &ev, &context, r));
+            let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(sig, &ev, r));
             let usable = if facts_not_used.is_some() { None } else { report };
             let causes = rank::rank(sig, &ev, usable, &seen, t);
             Explanation {
@@ -936,6 +942,63 @@ mod tests {
         assert_eq!(
             id(b"RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.3.").as_deref(),
             Some("torch-cuda-mismatch-extension")
+        );
+    }
+
+    #[test]
+    fn launcher_and_device_count_messages_from_downstream_projects_are_named() {
+        let id = |line: &[u8]| table().match_line(line).map(|m| table().signatures[m.signature].id.clone());
+        // The web UI's start-up check, as raised and as echoed in the failing command.
+        assert_eq!(
+            id(b"RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check").as_deref(),
+            Some("sd-webui-torch-cuda-test")
+        );
+        assert_eq!(
+            id(b"Command: \"venv/bin/python3\" -c \"import torch; assert torch.cuda.is_available(), 'Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDINE_ARGS variable to disable this check'\"").as_deref(),
+            Some("sd-webui-torch-cuda-test")
+        );
+        // Passing the flag is not the error.
+        assert_eq!(id(b"Launching Web UI with arguments: --skip-torch-cuda-test --upcast-sampling"), None);
+        // The device-count assert, also when wrapped in the lazy-init error.
+        assert_eq!(
+            id(b"torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch. device=1, num_gpus=").as_deref(),
+            Some("torch-device-num-gpus-assert")
+        );
+        let sig = find_signature("torch-device-num-gpus-assert").unwrap();
+        assert_eq!(sig.causes[0].category, Category::EnvVarMisconfig);
+        // Windows' commit limit while torch loads its CUDA DLLs, in English and in Chinese.
+        assert_eq!(
+            id(br#"OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "C:\env\lib\site-packages\torch\lib\cudnn_adv_infer64_8.dll" or one of its dependencies."#).as_deref(),
+            Some("windows-paging-file-too-small")
+        );
+        assert_eq!(
+            id("OSError: [WinError 1455] 页面文件太小，无法完成操作。 Error loading \"F:\\torch\\lib\\caffe2_detectron_ops_gpu.dll\" or one of its dependencies.".as_bytes()).as_deref(),
+            Some("windows-paging-file-too-small")
+        );
+        // torch's search of the nvidia-* pip packages, naming the library.
+        let m = table()
+            .match_line(b"ValueError: libcublas.so.*[0-9] not found in the system path ['/code', '/usr/local/lib/python3.10']")
+            .unwrap();
+        assert_eq!(table().signatures[m.signature].id, "torch-pip-cuda-lib-not-found");
+        assert_eq!(m.key, "libcublas");
+        // xFormers' per-operator reason names the same mismatch as its load warning.
+        assert_eq!(
+            id(b"    xFormers wasn't build with CUDA support").as_deref(),
+            Some("xformers-extension-mismatch")
+        );
+        // torch.compile without Triton, as raised by the inductor and as wrapped by dynamo.
+        assert_eq!(
+            id(b"torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.").as_deref(),
+            Some("torch-compile-triton-missing")
+        );
+        // A CUDA tensor type against a CPU one, whatever the dtype; two CUDA types are not a device mismatch.
+        assert_eq!(
+            id(b"RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.HalfTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor").as_deref(),
+            Some("torch-tensor-device-mismatch")
+        );
+        assert_ne!(
+            id(b"RuntimeError: Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the same").as_deref(),
+            Some("torch-tensor-device-mismatch")
         );
     }
 

@@ -5,8 +5,6 @@
 
 use super::{Category, LogEvidence, Signature};
 use crate::report::Report;
-use regex::Regex;
-use std::sync::OnceLock;
 
 /// Categories of causes that can produce a message on a machine where no GPU is usable: the
 /// driver, libraries or build are what is missing. A signature with none of these among its causes
@@ -22,15 +20,6 @@ const WITHOUT_A_GPU: [Category; 8] = [
     Category::EnvVarMisconfig,
 ];
 
-fn windows_marker(context: &str) -> Option<String> {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(r"(?i)\[WinError \d+\]|\b[A-Z]:\\(?:Users|Program Files|ProgramData|Python\d*|Anaconda\d?|Miniconda\d?|Windows)\\|\b\w[\w.-]*\.dll\b|\bwin_amd64\b")
-            .expect("constant regex")
-    });
-    re.find(context).map(|m| m.as_str().to_string())
-}
-
 /// Product words that one name may carry and the other not ("NVIDIA GeForce RTX 3090" in NVML,
 /// "RTX 3090" in a log).
 fn normalised_gpu(name: &str) -> String {
@@ -45,15 +34,10 @@ fn normalised_gpu(name: &str) -> String {
 }
 
 /// Why this machine's facts cannot be about the machine that printed this error, or `None` when
-/// they may be. `context` is the text around the error (its lines and those before it).
-pub fn facts_elsewhere(
-    signature: &Signature,
-    evidence: &LogEvidence,
-    context: &str,
-    report: &Report,
-) -> Option<String> {
+/// they may be.
+pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &Report) -> Option<String> {
     let here_linux = report.host.os.as_ref().map(|os| os.value.clone());
-    if let (Some(marker), Some(os)) = (windows_marker(context), &here_linux) {
+    if let (Some(marker), Some(os)) = (&evidence.windows_in_log, &here_linux) {
         return Some(format!("the log comes from Windows ({marker}) and this machine runs {os}"));
     }
     let here: Vec<&str> = report.gpus.devices.iter().filter_map(|g| g.name.as_deref()).collect();
@@ -105,7 +89,7 @@ mod tests {
         let o = &result.occurrences[0];
         let sig = &table().signatures[o.signature];
         let ev = crate::explain::evidence::extract(&o.context, &o.key, &o.groups, o.code, table());
-        facts_elsewhere(sig, &ev, &o.context, report)
+        facts_elsewhere(sig, &ev, report)
     }
 
     #[test]

@@ -108,6 +108,7 @@ pub const RULES: &[Rule] = &[
     tf_build_vs_cuda_in_log,
     ptxas_older_than_cuda_in_log,
     jax_plugin_failure_reason,
+    cudnn_attention_arch,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -608,18 +609,28 @@ pub fn arch_list_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// A GPU the log names (RTX 3080, sm_86) and a CUDA the log says is in use (cudatoolkit 10.0,
-/// +cu101) that predates that GPU's architecture: the build cannot run on it. With a machine's
-/// facts, `arch_support` compares the real builds instead.
+/// +cu101, or a TensorFlow release's build CUDA) that predates that GPU's architecture: the build
+/// cannot run on it. With a machine's facts, `arch_support` compares the real builds instead.
 pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::ArchUnsupported) {
         return vec![];
     }
     let ev = input.evidence;
-    let (Some(cc), Some(cuda)) = (ev.compute_capability, ev.cuda_in_log) else { return vec![] };
+    let Some(cc) = ev.compute_capability else { return vec![] };
+    // A TensorFlow release stands for its build's CUDA, compared by major only: its GPU builds
+    // carry PTX that the driver compiles for a newer GPU of the same CUDA generation (TF 2.4,
+    // built with CUDA 11.0, runs on an RTX 30 card; TF 1.15 with CUDA 10.0 does not).
+    let (cuda, major_only, via) = match (ev.cuda_in_log, ev.tf_in_log.as_ref()) {
+        (Some(cuda), _) => (cuda, ev.cuda_in_log_major_only, String::new()),
+        (None, Some(tf)) => match tensorflow_build_cuda(tf) {
+            Some(cuda) => (cuda, true, format!(" (TensorFlow {tf} is built for it)")),
+            None => return vec![],
+        },
+        (None, None) => return vec![],
+    };
     let Some(support) = input.table.arch_support(cc) else { return vec![] };
     // "CUDA 11" alone says nothing about 11.0 against 11.1: only a whole major too old counts.
-    let too_old =
-        if ev.cuda_in_log_major_only { cuda.major < support.min_cuda.major } else { cuda < support.min_cuda };
+    let too_old = if major_only { cuda.major < support.min_cuda.major } else { cuda < support.min_cuda };
     let name = ev.gpu_name.clone().unwrap_or_else(|| cc.sm());
     if !too_old {
         // A CUDA the log names that supports the GPU: not the architecture, unless only its
@@ -628,14 +639,14 @@ pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         // are supported by every CUDA from their first one on.
         // A compiler refusing an architecture flag is about the flag, not the GPU.
         let build_time = input.signature.id == "toolchain-unsupported-arch";
-        if ev.cuda_in_log_major_only || cc < ComputeCapability::new(7, 5) || build_time {
+        if major_only || cc < ComputeCapability::new(7, 5) || build_time {
             return vec![];
         }
         return vec![adj(
             Category::ArchUnsupported,
             0.4,
             format!(
-                "{name} (compute capability {cc}) is supported from CUDA {}; the log says CUDA {cuda}",
+                "{name} (compute capability {cc}) is supported from CUDA {}; the log says CUDA {cuda}{via}",
                 support.min_cuda
             ),
         )];
@@ -644,7 +655,7 @@ pub fn gpu_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         Category::ArchUnsupported,
         4.0,
         format!(
-            "{name} (compute capability {cc}) needs CUDA {} or newer; the log says CUDA {cuda}",
+            "{name} (compute capability {cc}) needs CUDA {} or newer; the log says CUDA {cuda}{via}",
             support.min_cuda
         ),
     )]
@@ -1502,16 +1513,37 @@ fn newest_cuda_of(driver: &DriverVersion) -> Option<CudaVersion> {
     kb.cuda.release.iter().filter(|r| r.linux.as_ref().is_some_and(|l| l <= driver)).map(|r| r.version).max()
 }
 
-/// The log names a driver version and a CUDA version the user runs: a driver older than that CUDA
-/// needs makes a too-old driver likely for any error that one explains (Error 804 with "driver
-/// 470 … CUDA 11.7": https://github.com/PKU-YuanGroup/Video-LLaVA/issues/22). With a machine's
-/// facts, `driver_cuda_version` decides instead.
+/// The CUDA toolkit the Linux GPU build of TensorFlow `version` was made for and loads, from the
+/// knowledge base's tested build configurations (none where a row names only a CUDA major).
+fn tensorflow_build_cuda(version: &Version) -> Option<CudaVersion> {
+    let kb = crate::kb::kb().ok()?;
+    kb.frameworks
+        .build
+        .iter()
+        .filter(|b| b.framework == "tensorflow" && b.platform.is_linux() && b.covers(version))
+        .find_map(|b| b.cuda.first().and_then(|c| c.toolkit()))
+}
+
+/// The log names a driver version and a CUDA version the user runs (or a TensorFlow release, whose
+/// GPU build loads the CUDA it was built for): a driver older than that CUDA needs makes a too-old
+/// driver likely for any error that one explains (Error 804 with "driver 470 … CUDA 11.7":
+/// https://github.com/PKU-YuanGroup/Video-LLaVA/issues/22; TensorFlow 1.5 on driver 384.69, fixed
+/// by 387.34: https://github.com/localminimum/QANet/issues/5). A driver older than the first
+/// release of that CUDA major runs none of it (minor version compatibility holds only within a
+/// major), which weighs more than a newer minor. With a machine's facts, `driver_cuda_version`
+/// decides instead.
 pub fn driver_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::DriverTooOld) {
         return vec![];
     }
-    let (Some(driver), Some(cuda)) = (&input.evidence.driver_version, input.evidence.cuda_in_log) else {
-        return vec![];
+    let Some(driver) = &input.evidence.driver_version else { return vec![] };
+    let (cuda, via) = match (input.evidence.cuda_in_log, input.evidence.tf_in_log.as_ref()) {
+        (Some(cuda), _) => (cuda, String::new()),
+        (None, Some(tf)) => match tensorflow_build_cuda(tf) {
+            Some(cuda) => (cuda, format!(" (TensorFlow {tf} is built for it)")),
+            None => return vec![],
+        },
+        (None, None) => return vec![],
     };
     let Some(newest) = newest_cuda_of(driver) else { return vec![] };
     let shown = if driver.to_string().ends_with(".999.99") {
@@ -1520,16 +1552,48 @@ pub fn driver_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         driver.to_string()
     };
     if cuda > newest {
+        let factor = if newest.major < cuda.major { 8.0 } else { 3.0 };
         vec![adj(
             Category::DriverTooOld,
-            3.0,
-            format!("the log names driver {shown}, which supports CUDA {newest} at most, and CUDA {cuda}"),
+            factor,
+            format!(
+                "the log names driver {shown}, which supports CUDA {newest} at most, and CUDA {cuda}{via}"
+            ),
         )]
     } else {
         vec![adj(
             Category::DriverTooOld,
             0.5,
-            format!("the log names driver {shown}, which supports CUDA {newest}, enough for CUDA {cuda}"),
+            format!(
+                "the log names driver {shown}, which supports CUDA {newest}, enough for CUDA {cuda}{via}"
+            ),
+        )]
+    }
+}
+
+/// cuDNN's graph API finding no plan, against the GPU the log names: its fused attention has
+/// engines for Ampere (sm_80) and newer only ("cuDNN SDPA doesn't support Turing GPUs",
+/// https://github.com/karpathy/llm.c/issues/761), so an older GPU explains it and a newer one
+/// makes the framework release or the cuDNN version likelier.
+pub fn cudnn_attention_arch(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cudnn-frontend-no-plan" {
+        return vec![];
+    }
+    let Some(cc) = input.evidence.compute_capability else { return vec![] };
+    let name = input.evidence.gpu_name.clone().unwrap_or_else(|| cc.sm());
+    if cc < ComputeCapability::new(8, 0) {
+        vec![adj(
+            Category::ArchUnsupported,
+            4.0,
+            format!("{name} (compute capability {cc}) predates Ampere: cuDNN's fused attention has no engine for it"),
+        )]
+    } else {
+        vec![adj(
+            Category::ArchUnsupported,
+            0.3,
+            format!(
+                "{name} (compute capability {cc}) is Ampere or newer, which cuDNN's fused attention supports"
+            ),
         )]
     }
 }
@@ -1688,7 +1752,7 @@ pub fn tf_build_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let ev = input.evidence;
-    let Some(tf) = &ev.tf_version else { return vec![] };
+    let Some(tf) = &ev.tf_in_log else { return vec![] };
     let Ok(kb) = crate::kb::kb() else { return vec![] };
     let platform = if ev.windows_in_log.is_some() { Platform::Windows } else { Platform::Linux };
     let Some(build) = kb
@@ -1936,6 +2000,13 @@ mod tests {
         (e.signature, e.causes[0].category)
     }
 
+    /// The categories of the first error's causes, best first.
+    fn causes(text: &str) -> Vec<Category> {
+        let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
+        let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
+        e.causes.iter().map(|c| c.category).collect()
+    }
+
     #[test]
     fn the_os_error_of_a_failed_call_decides_between_permissions_and_a_full_shm() {
         let denied = "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:290, unhandled system error\n\
@@ -2039,8 +2110,10 @@ mod tests {
 
     #[test]
     fn a_cudnn_mismatch_reported_elsewhere_explains_a_failed_dnn_initialization() {
+        // Alone, the message leaves a cuDNN of the wrong version first and a missing one next.
         let alone = "XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.";
-        assert_eq!(top(alone).1, Category::CudnnMissing);
+        let bare = causes(alone);
+        assert_eq!(&bare[..2], &[Category::CudnnVersionMismatch, Category::CudnnMissing]);
         let with_cause =
             "E cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0.\n\
                           XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.";
@@ -2185,6 +2258,53 @@ mod tests {
     }
 
     #[test]
+    fn a_driver_older_than_the_cuda_of_the_tensorflow_release_named_is_too_old() {
+        let log = |driver: &str| {
+            format!(
+                "E tensorflow/stream_executor/cuda/cuda_dnn.cc:385] could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n\
+                 E tensorflow/stream_executor/cuda/cuda_dnn.cc:393] possibly insufficient driver version: {driver}\n\
+                 tensorflow version: 1.5.0"
+            )
+        };
+        // TensorFlow 1.5 loads CUDA 9.0, whose first driver is 384.81.
+        let old = causes(&log("384.69.0"));
+        assert_eq!(old[0], Category::DriverTooOld, "{old:?}");
+        // A driver that runs CUDA 9.0 leaves the usual cause, memory, first.
+        let fine = causes(&log("390.77.0"));
+        assert_eq!(fine[0], Category::Oom, "{fine:?}");
+        // Without a TensorFlow release (or a CUDA version) the driver line alone decides nothing.
+        let bare = causes(
+            "E cuda_dnn.cc:385] could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n\
+             E cuda_dnn.cc:393] possibly insufficient driver version: 384.69.0",
+        );
+        assert_eq!(bare[0], Category::Oom, "{bare:?}");
+    }
+
+    #[test]
+    fn a_gpu_newer_than_the_cuda_of_the_tensorflow_release_named_is_unsupported() {
+        let log = |tf: &str| {
+            format!(
+                "E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n\
+                 GPU: GeForce RTX 3090, tensorflow-gpu=={tf}"
+            )
+        };
+        // TensorFlow 1.15 is built for CUDA 10.0, a major older than Ampere's first (11.1).
+        assert_eq!(causes(&log("1.15"))[0], Category::ArchUnsupported);
+        // TensorFlow 2.4 is built for CUDA 11.0: the same major, no verdict on the architecture.
+        assert_eq!(causes(&log("2.4.0"))[0], Category::Oom);
+    }
+
+    #[test]
+    fn no_cudnn_graph_plan_is_the_framework_release_unless_the_gpu_predates_ampere() {
+        let error = "RuntimeError: cuDNN Frontend error: [cudnn_frontend] Error: No execution plans support the graph.";
+        assert_eq!(top(error), ("cudnn-frontend-no-plan".into(), Category::Other));
+        let turing = format!("{error}\nGPU: NVIDIA GeForce RTX 2080 Ti, CUDA 12.6");
+        assert_eq!(causes(&turing)[0], Category::ArchUnsupported);
+        let ada = format!("{error}\nI have an Nvidia 4070 TI 12GB GPU");
+        assert_eq!(causes(&ada)[0], Category::Other);
+    }
+
+    #[test]
     fn a_driver_older_than_the_cuda_named_in_the_log_is_too_old() {
         let e804 = "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW";
         let result = crate::explain::scan::scan_bytes(
@@ -2239,11 +2359,54 @@ mod tests {
     }
 
     #[test]
+    fn tensorflows_cudnn_version_check_is_recognised_when_the_paste_wraps_it() {
+        // Wrapped by the issue form: "Loaded runtime CuDNN l" / "ibrary: 7.4.1 but source ...".
+        let wrapped = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:319] Loaded runtime CuDNN l\n\
+                       ibrary: 7.4.1 but source was compiled with: 7.6.4.  CuDNN library major and minor version needs to match or have higher minor version in case of CuDNN 7.0 or later version. If using a binary install, up\n\
+                       grade your CuDNN library.  If building from sources, make sure the library loaded at runtime is compa";
+        let result = crate::explain::scan::scan_bytes(wrapped.as_bytes(), table());
+        let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
+        assert_eq!(
+            (e.signature.as_str(), e.causes[0].category),
+            ("tf-cudnn-runtime-mismatch", Category::CudnnVersionMismatch)
+        );
+        assert_eq!(e.evidence.cudnn_runtime.map(|v| v.to_string()).as_deref(), Some("7.4.1"));
+        assert_eq!(e.evidence.cudnn_compiled.map(|v| v.to_string()).as_deref(), Some("7.6.4"));
+        // TensorFlow 1.x's integers and compatibility versions.
+        let old = "E cuda_dnn.cc:378] Loaded runtime CuDNN library: 7101 (compatibility version 7100) but source was compiled with 7004 (compatibility version 7000).  If using a binary install, upgrade your CuDNN library to match.";
+        let result = crate::explain::scan::scan_bytes(old.as_bytes(), table());
+        let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
+        assert_eq!(e.evidence.cudnn_runtime.map(|v| v.to_string()).as_deref(), Some("7.1.1"));
+        assert_eq!(e.evidence.cudnn_compiled.map(|v| v.to_string()).as_deref(), Some("7.0.4"));
+    }
+
+    #[test]
+    fn frameworks_own_cudnn_version_checks_name_a_version_mismatch() {
+        let paddle = "Check failed: (cudnn_cuh_major < 4 && cudnn_dso_major < 4) || (cudnn_cuh_major == cudnn_dso_major) [cudnn init] libcudnn v5 with header v7 unmatched!";
+        assert_eq!(top(paddle), ("framework-cudnn-header-mismatch".into(), Category::CudnnVersionMismatch));
+        // MXNet only warns: a real error in the same log is listed first.
+        let mxnet = "[08:32:10] ../src/base.cc:80: cuDNN lib mismatch: linked-against version 8200 != compiled-against version 8100.  Set MXNET_CUDNN_LIB_CHECKING=0 to quiet this warning.\n\
+                     RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB";
+        let result = crate::explain::scan::scan_bytes(mxnet.as_bytes(), table());
+        let explained = crate::explain::explain(&result, None);
+        let ids: Vec<&str> = explained.iter().map(|e| e.signature.as_str()).collect();
+        assert_eq!(ids.last(), Some(&"mxnet-cudnn-lib-mismatch"), "{ids:?}");
+        assert_ne!(ids.first(), Some(&"mxnet-cudnn-lib-mismatch"), "{ids:?}");
+        let alone = "cuDNN lib mismatch: linked-against version 8200 != compiled-against version 8100.";
+        assert_eq!(top(alone), ("mxnet-cudnn-lib-mismatch".into(), Category::CudnnVersionMismatch));
+    }
+
+    #[test]
     fn a_cudnn_failure_of_a_tensorflow_op_is_not_a_missing_cudnn() {
-        assert_eq!(top("UNIMPLEMENTED: DNN library is not found.").1, Category::CudnnMissing);
+        let bare = causes("UNIMPLEMENTED: DNN library is not found.");
+        assert_eq!(&bare[..2], &[Category::CudnnVersionMismatch, Category::CudnnMissing]);
         let op =
             "Node: 'model/conv2d/Conv2D'\nDNN library is not found.\n\t [[{{node model/conv2d/Conv2D}}]]";
-        assert_eq!(top(op).1, Category::CudnnVersionMismatch);
+        let on_gpu = causes(op);
+        assert_eq!(on_gpu[0], Category::CudnnVersionMismatch);
+        // The op ran on a registered GPU, so TensorFlow had loaded cuDNN: a missing one drops back.
+        let rank_of_missing = |c: &[Category]| c.iter().position(|&k| k == Category::CudnnMissing);
+        assert!(rank_of_missing(&on_gpu) > rank_of_missing(&bare), "{on_gpu:?}");
     }
 
     #[test]

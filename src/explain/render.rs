@@ -1,5 +1,6 @@
 //! Rendering of an [`ExplainReport`] as text, Markdown or JSON, into an injected writer.
 
+use super::fallback::UNRECOGNISED;
 use super::{ExplainReport, Explanation};
 use std::io::{self, Write};
 
@@ -17,8 +18,12 @@ pub fn json(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
 }
 
 fn summary(report: &ExplainReport) -> String {
-    let n = report.errors.len();
-    let errors = if n == 1 { "1 known error".to_string() } else { format!("{n} known errors") };
+    let n = report.errors.iter().filter(|e| e.signature != UNRECOGNISED).count();
+    let errors = match n {
+        0 if !report.errors.is_empty() => "No known error (a guess from the words)".to_string(),
+        1 => "1 known error".to_string(),
+        n => format!("{n} known errors"),
+    };
     format!("{errors} in {} ({} lines); causes ranked with {}", report.input, report.lines, report.facts)
 }
 
@@ -110,7 +115,11 @@ pub fn markdown(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
                 c.fix.replace('|', "\\|")
             )?;
         }
-        writeln!(out, "\nSource: <{}>", e.source)?;
+        if e.source.starts_with("https://") {
+            writeln!(out, "\nSource: <{}>", e.source)?;
+        } else {
+            writeln!(out, "\nSource: {}", e.source)?;
+        }
     }
     Ok(())
 }

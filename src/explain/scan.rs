@@ -21,6 +21,9 @@ const CONTEXT_LINES: usize = 10;
 const CONTEXT_BEFORE: usize = 12;
 /// Bytes kept of a matched line, and of each context line.
 const LINE_KEEP: usize = 600;
+/// Bytes kept of the end of the input, for the keyword vote when no signature matches anywhere
+/// (a pasted report is all of it; a long log's last error is near its end).
+const RECENT_KEEP: usize = 64 << 10;
 
 /// How to report progress.
 #[derive(Default)]
@@ -63,6 +66,17 @@ pub struct ScanResult {
     pub lines: u64,
     /// Bytes read.
     pub bytes: u64,
+    /// The end of the input, when no signature matched anywhere in it.
+    pub unmatched: Option<Unmatched>,
+}
+
+/// The last part of an input in which no known error was found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Unmatched {
+    /// The last lines of the input (at most [`RECENT_KEEP`] bytes, whole lines, cleaned).
+    pub text: String,
+    /// 1-based line number of its first line.
+    pub first_line: u64,
 }
 
 struct Scanner<'t> {
@@ -75,6 +89,8 @@ struct Scanner<'t> {
     lines_before: u64,
     /// The last [`CONTEXT_BEFORE`] lines of the previous chunk, oldest first.
     tail: Vec<String>,
+    /// The last [`RECENT_KEEP`] bytes read (or a little more).
+    recent: Vec<u8>,
 }
 
 impl<'t> Scanner<'t> {
@@ -86,7 +102,35 @@ impl<'t> Scanner<'t> {
             pending: Vec::new(),
             lines_before: 0,
             tail: Vec::new(),
+            recent: Vec::new(),
         }
+    }
+
+    /// Ends the scan: counts lines and, when nothing matched, keeps the end of the input.
+    fn finish(mut self) -> ScanResult {
+        self.result.lines = self.lines_before;
+        if self.result.occurrences.is_empty() && !self.recent.is_empty() {
+            let from = self.recent.len().saturating_sub(RECENT_KEEP);
+            let mut bytes: &[u8] = &self.recent[from..];
+            if self.result.bytes > bytes.len() as u64 {
+                // Cut to whole lines: the first kept line may have begun before the kept bytes.
+                let first_newline = memchr::memchr(b'\n', bytes).map_or(bytes.len(), |i| i + 1);
+                bytes = &bytes[first_newline..];
+            }
+            let text: Vec<String> = bytes
+                .split(|&b| b == b'\n')
+                .map(|l| clean_line(l.strip_suffix(b"\r").unwrap_or(l)))
+                .collect();
+            let trailing_newline = bytes.last() == Some(&b'\n');
+            let kept_lines = text.len() as u64 - u64::from(trailing_newline);
+            let first_line = (self.result.lines + 1).saturating_sub(kept_lines).max(1);
+            let mut text = text.join("\n");
+            if trailing_newline {
+                text.pop();
+            }
+            self.result.unmatched = Some(Unmatched { text, first_line });
+        }
+        self.result
     }
 
     /// Processes a chunk made of whole lines (the last one may lack its newline).
@@ -131,6 +175,18 @@ impl<'t> Scanner<'t> {
             self.lines_before += 1;
         }
         self.result.bytes += buf.len() as u64;
+        if self.result.occurrences.is_empty() {
+            // A copy of at most RECENT_KEEP bytes per chunk of CHUNK, and none once an error is found.
+            if buf.len() >= RECENT_KEEP {
+                self.recent.clear();
+                self.recent.extend_from_slice(&buf[buf.len() - RECENT_KEEP..]);
+            } else {
+                self.recent.extend_from_slice(buf);
+                if self.recent.len() > 2 * RECENT_KEEP {
+                    self.recent.drain(..self.recent.len() - RECENT_KEEP);
+                }
+            }
+        }
     }
 
     /// Counts the match; returns true when it starts a new occurrence (which then wants context).
@@ -225,8 +281,7 @@ pub fn scan_bytes(bytes: &[u8], table: &SignatureTable) -> ScanResult {
     for piece in split_whole_lines(bytes, CHUNK) {
         s.chunk(piece);
     }
-    s.result.lines = s.lines_before;
-    s.result
+    s.finish()
 }
 
 fn split_whole_lines(bytes: &[u8], max: usize) -> impl Iterator<Item = &[u8]> {
@@ -282,8 +337,7 @@ pub fn scan(
             break;
         }
     }
-    s.result.lines = s.lines_before;
-    Ok(s.result)
+    Ok(s.finish())
 }
 
 #[cfg(test)]
@@ -391,6 +445,26 @@ mod tests {
         assert_eq!(ids(&r), ["torch-no-cuda-gpus", "loader-libcudnn-missing"]);
         assert!(r.occurrences[0].context.contains("libcudnn.so.8"));
         assert_eq!(r.occurrences[1].first_line, 2);
+    }
+
+    #[test]
+    fn without_a_known_error_the_end_of_the_input_is_kept_with_its_line_number() {
+        let r = scan_bytes(b"a\r\nb\nFatal: permission denied\n", table());
+        let u = r.unmatched.expect("nothing matched");
+        assert_eq!((u.text.as_str(), u.first_line), ("a\nb\nFatal: permission denied", 1));
+        // A long input keeps whole lines of its end, numbered as in the input, across chunks.
+        let mut log = Vec::new();
+        for i in 0..100_000 {
+            log.extend_from_slice(format!("step {i} loss 0.5\n").as_bytes());
+        }
+        let r = scan(&log[..], table(), ScanOptions::default()).unwrap();
+        let u = r.unmatched.unwrap();
+        assert!(u.text.len() <= RECENT_KEEP && u.text.len() > RECENT_KEEP / 2);
+        assert!(u.text.ends_with("step 99999 loss 0.5"));
+        let first = u.text.lines().next().unwrap();
+        assert_eq!(first, format!("step {} loss 0.5", u.first_line - 1));
+        // Once an error is found nothing is kept.
+        assert!(scan_bytes(b"RuntimeError: No CUDA GPUs are available\n", table()).unmatched.is_none());
     }
 
     #[test]

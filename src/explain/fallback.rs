@@ -1,0 +1,270 @@
+//! The keyword vote: what `explain` says when no signature matches anywhere in the text.
+//!
+//! A text with no known message still names things (memory, a driver, a library, a container).
+//! The table in `data/fallback.toml` maps such words to root-cause categories with weights; the
+//! vote turns them into the priors of an "unrecognised" explanation, which is then ranked by the
+//! same rules, evidence and machine facts as a known message. Pure functions of the text.
+
+use super::{evidence, provenance, rank, Category, Cause, Explanation, Signature, SignatureTable};
+use crate::report::Report;
+use regex::{Regex, RegexBuilder};
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// The id an unrecognised text's explanation carries instead of a signature id.
+pub const UNRECOGNISED: &str = "unrecognised";
+
+/// A line that reads as an error report: a keyword on such a line counts double.
+const ERROR_LINE: &str =
+    r"(?i)error|fail|exception|fatal|cannot|can't|could not|couldn't|unable|abort|not found|traceback|panic";
+
+#[derive(Deserialize)]
+struct RawCause {
+    category: Category,
+    why: String,
+    fix: String,
+}
+
+#[derive(Deserialize)]
+struct RawKeyword {
+    pattern: String,
+    category: Category,
+    weight: f64,
+}
+
+#[derive(Deserialize)]
+struct RawFallback {
+    cause: Vec<RawCause>,
+    keyword: Vec<RawKeyword>,
+}
+
+/// One keyword rule, compiled.
+struct Keyword {
+    re: Regex,
+    category: Category,
+    weight: f64,
+}
+
+/// The compiled keyword table.
+pub struct FallbackTable {
+    causes: Vec<RawCause>,
+    keywords: Vec<Keyword>,
+    error_line: Regex,
+}
+
+/// Why the keyword table could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum FallbackError {
+    /// The TOML did not parse.
+    #[error("keyword table: {0}")]
+    Toml(#[from] toml::de::Error),
+    /// A pattern did not compile.
+    #[error("keyword table: bad pattern {pattern:?}: {source}")]
+    Regex {
+        /// The pattern.
+        pattern: String,
+        /// The regex error.
+        #[source]
+        source: regex::Error,
+    },
+    /// A keyword's category has no cause text, or a weight is out of range.
+    #[error("keyword table: {0}")]
+    Invalid(String),
+}
+
+impl FallbackTable {
+    /// Builds the table from TOML text.
+    pub fn from_toml(text: &str) -> Result<FallbackTable, FallbackError> {
+        let raw: RawFallback = toml::from_str(text)?;
+        let mut keywords = Vec::new();
+        for k in raw.keyword {
+            if !raw.cause.iter().any(|c| c.category == k.category) {
+                return Err(FallbackError::Invalid(format!("{} has no [[cause]]", k.category)));
+            }
+            if !(k.weight > 0.0 && k.weight <= 2.0) {
+                return Err(FallbackError::Invalid(format!("{:?}: weight outside (0, 2]", k.pattern)));
+            }
+            let re = RegexBuilder::new(&k.pattern)
+                .case_insensitive(true)
+                .size_limit(1 << 22)
+                .build()
+                .map_err(|source| FallbackError::Regex { pattern: k.pattern.clone(), source })?;
+            keywords.push(Keyword { re, category: k.category, weight: k.weight });
+        }
+        let error_line = Regex::new(ERROR_LINE).expect("constant pattern");
+        Ok(FallbackTable { causes: raw.cause, keywords, error_line })
+    }
+}
+
+/// The embedded keyword table, parsed once.
+pub fn fallback_table() -> &'static FallbackTable {
+    static TABLE: OnceLock<FallbackTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        FallbackTable::from_toml(include_str!("../../data/fallback.toml"))
+            .expect("data/fallback.toml is embedded and checked by tests")
+    })
+}
+
+/// A category's share of the vote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vote {
+    /// The category.
+    pub category: Category,
+    /// Sum of its keywords' weights (doubled on error lines).
+    pub score: f64,
+    /// The words that voted for it, as written.
+    pub words: Vec<String>,
+    /// Byte offset of the line holding its strongest word.
+    pub line_start: usize,
+}
+
+/// The categories the words of `text` point at, strongest first (empty when no keyword occurs).
+pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
+    let mut votes: Vec<Vote> = Vec::new();
+    for k in &table.keywords {
+        // The keyword's best occurrence: the first on an error line, else the first.
+        let mut best: Option<(usize, &str, bool)> = None;
+        for m in k.re.find_iter(text) {
+            let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[m.end()..].find('\n').map_or(text.len(), |i| m.end() + i);
+            let on_error_line = table.error_line.is_match(&text[start..end]);
+            if best.is_none() {
+                best = Some((start, m.as_str(), on_error_line));
+            }
+            if on_error_line {
+                best = Some((start, m.as_str(), true));
+                break;
+            }
+        }
+        let Some((line_start, word, on_error_line)) = best else { continue };
+        let score = if on_error_line { 2.0 * k.weight } else { k.weight };
+        let word = word.trim().to_string();
+        match votes.iter_mut().find(|v| v.category == k.category) {
+            Some(v) => {
+                if score > v.score {
+                    v.line_start = line_start;
+                }
+                v.score += score;
+                if !v.words.contains(&word) {
+                    v.words.push(word);
+                }
+            }
+            None => votes.push(Vote { category: k.category, score, words: vec![word], line_start }),
+        }
+    }
+    // Stable: ties keep the table's order.
+    votes.sort_by(|a, b| b.score.total_cmp(&a.score));
+    votes
+}
+
+/// The explanation of a text in which no signature matched: its causes are the keyword vote,
+/// ranked by the same rules as a known message. `None` when no keyword occurs either.
+pub fn explain_unrecognised(
+    text: &str,
+    first_line: u64,
+    report: Option<&Report>,
+    table: &SignatureTable,
+) -> Option<Explanation> {
+    let keywords = fallback_table();
+    let votes = vote(text, keywords);
+    let top = votes.first()?;
+    let total: f64 = votes.iter().map(|v| v.score).sum();
+    let causes: Vec<Cause> = votes
+        .iter()
+        .filter_map(|v| {
+            let c = keywords.causes.iter().find(|c| c.category == v.category)?;
+            Some(Cause {
+                category: v.category,
+                weight: v.score / total,
+                why: format!("{} (words: {})", c.why, quoted(&v.words)),
+                fix: c.fix.clone(),
+            })
+        })
+        .collect();
+    let sig = Signature {
+        id: UNRECOGNISED.into(),
+        title: "No known error message; the causes are voted by the text's words".into(),
+        literals: Vec::new(),
+        regex: None,
+        priority: 0,
+        codes: Vec::new(),
+        redirect: Vec::new(),
+        meaning: "cudoctor knows no signature for this text. The causes below come from the words it \
+                  uses (memory, driver, library, container…): a weaker guess than a known message. \
+                  `cudoctor kb error TEXT` searches the signature table; the first error line is \
+                  the one to search for."
+            .into(),
+        source: "cudoctor's keyword table (data/fallback.toml)".into(),
+        warning: false,
+        wrapper: false,
+        container_message: false,
+        causes,
+    };
+    let line_text = text[top.line_start..].lines().next().unwrap_or("").to_string();
+    let line_no = first_line + text[..top.line_start].matches('\n').count() as u64;
+    let ev = evidence::extract(text, "", &[], None, table);
+    let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(&sig, &ev, r));
+    let usable = if facts_not_used.is_some() { None } else { report };
+    let ranked = rank::rank(&sig, &ev, usable, &BTreeSet::new(), table);
+    Some(Explanation {
+        signature: sig.id,
+        title: sig.title,
+        warning: false,
+        first_line: line_no,
+        count: 1,
+        line: line_text,
+        code: None,
+        meaning: sig.meaning,
+        evidence: ev,
+        causes: ranked,
+        facts_not_used,
+        source: sig.source,
+    })
+}
+
+fn quoted(words: &[String]) -> String {
+    words.iter().take(4).map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain::table;
+
+    #[test]
+    fn the_embedded_keyword_table_parses_and_covers_its_categories() {
+        let t = fallback_table();
+        assert!(t.keywords.len() >= 20);
+        for k in &t.keywords {
+            assert!(t.causes.iter().any(|c| c.category == k.category));
+        }
+        // Every category of the vocabulary has a cause text (the vote may name any of them).
+        for c in Category::ALL {
+            assert!(t.causes.iter().any(|r| r.category == c), "{c} has no [[cause]]");
+        }
+    }
+
+    #[test]
+    fn words_on_error_lines_weigh_more_than_words_in_prose() {
+        let t = fallback_table();
+        let text = "I run it in docker with an RTX 3090.\nRuntimeError: the kernel ran out of memory while training\n";
+        let v = vote(text, t);
+        assert_eq!(v[0].category, Category::Oom);
+        assert_eq!(v[0].line_start, text.find("RuntimeError").unwrap());
+        assert!(v.iter().any(|x| x.category == Category::ContainerRuntime && x.score < v[0].score));
+        assert!(vote("all good, training finished\n", t).is_empty());
+    }
+
+    #[test]
+    fn an_unrecognised_text_gets_ranked_causes_and_the_line_that_voted() {
+        let text = "step 10 ok\nstep 11 ok\nFatal: failed to open /dev/nvidiactl: Permission denied\n";
+        let e = explain_unrecognised(text, 40, None, table()).unwrap();
+        assert_eq!(e.signature, UNRECOGNISED);
+        assert_eq!(e.causes[0].category, Category::PermissionOrCache);
+        assert_eq!(e.first_line, 42);
+        assert!(e.line.contains("Permission denied"));
+        assert!(e.causes[0].why.contains("\"Permission denied\""));
+        assert!(explain_unrecognised("hello world", 1, None, table()).is_none());
+    }
+}
