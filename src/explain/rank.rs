@@ -1764,8 +1764,22 @@ pub fn tf_build_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     };
     let on = if platform == Platform::Windows { " on Windows" } else { "" };
+    // Without a sign of Windows the platform is unknown: a CPU-only build is unlikely only for a
+    // release that has a GPU build on native Windows too (2.10 and older), since "win10" in an
+    // issue template is not always recognised (https://github.com/tensorflow/tensorflow/issues/64536).
+    let gpu_on_windows = || {
+        kb.frameworks.build.iter().any(|b| {
+            b.framework == "tensorflow"
+                && b.platform == Platform::Windows
+                && b.covers(tf)
+                && !b.cuda.is_empty()
+        })
+    };
     let mut out = Vec::new();
-    if has(input, Category::CpuOnlyBuild) && !build.cuda.is_empty() {
+    if has(input, Category::CpuOnlyBuild)
+        && !build.cuda.is_empty()
+        && (platform == Platform::Windows || gpu_on_windows())
+    {
         out.push(adj(Category::CpuOnlyBuild, 0.3, format!("TensorFlow {tf} has a GPU build{on}")));
     }
     let Some(cuda) = ev.cuda_in_log.filter(|_| !ev.cuda_in_log_major_only) else { return out };
@@ -2466,6 +2480,9 @@ mod tests {
         // TensorFlow 2.12 on Windows has no GPU build at all.
         let cpu = "Windows 11\nTensorFlow version: 2.12.0\nCUDA/cuDNN version: 11.2/8.1\nprint(tf.config.list_physical_devices('GPU'))\n[]";
         assert_eq!(top(cpu).1, Category::CpuOnlyBuild);
+        // Without a sign of the platform, 2.11+ may be native Windows's CPU-only package.
+        let unknown = "### TensorFlow version\n\ntf 2.16\n\n### OS platform and distribution\n\nwin10\n\nprint(tf.config.list_physical_devices('GPU'))";
+        assert_eq!(top(unknown).1, Category::CpuOnlyBuild);
         // From CUDA 11 on a TensorFlow build loads any toolkit of its major.
         let minor = "TensorFlow version: 2.11.0\nCUDA/cuDNN version: 11.8/8.6\nprint(tf.config.list_physical_devices('GPU'))\n[]";
         assert_ne!(top(minor).1, Category::CudaRuntimeMismatch);
