@@ -217,6 +217,7 @@ struct Patterns {
     reboot: Regex,
     worker_exit: Regex,
     nccl_cuda_failure: Regex,
+    tf_template: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -224,7 +225,7 @@ fn patterns() -> &'static Patterns {
     P.get_or_init(|| {
         let re = |s: &str| Regex::new(s).expect("evidence regexes are constant and tested");
         Patterns {
-            sm: re(r"capability (?:sm_)?(\d{2,3})[a-z]?\b|capability (\d{1,2})\.(\d)"),
+            sm: re(r"capability (?:sm_)?(\d{2,3})[a-z]?\b|(?:capability|\bCC) (\d{1,2})\.(\d)"),
             supports: re(r"supports CUDA capabilities ((?:(?:sm|compute)_\d+[a-z]? ?)+)"),
             requested: re(r"Tried to allocate ([\d.]+) ?(GiB|MiB|KiB|GB|MB|bytes)"),
             total: re(r"([\d.]+) ?(GiB|MiB) total capacity|total capacity of ([\d.]+) ?(GiB|MiB)"),
@@ -246,7 +247,7 @@ fn patterns() -> &'static Patterns {
             // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
             // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?:?\s*(\d{1,2})\.(\d)\b",
             ),
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
@@ -316,6 +317,12 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\b(?:automatic (?:system )?(?:upgrades?|updates?)|unattended[- ]upgrades?|apt(?:-get)? (?:dist-|full-)?upgrade|(?:after|since) (?:an? |the |my )?(?:system |kernel |driver |nvidia |package )?(?:upgrade|update)s?\b|(?:upgraded|updated) (?:the |my )?(?:nvidia |gpu |graphics )?drivers?\b)",
             ),
             reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
+            // The new issue template puts the version on the line after its heading
+            // ("### Tensorflow Version\n\nv2.11.0-rc2-15-g6290819256d 2.11.0", the git version
+            // first): read when `tf_named` finds nothing on one line.
+            tf_template: re(
+                r"(?i)\b(?:tensorflow(?:-gpu)?|tf)(?:[ \t]+version)?(?:[ \t]*\(use command below\))?(?:[ \t]*:[ \t]*|[ \t]*==[ \t]*|[ \t]+|\s*\n\s*)(?:v\d[\w.-]*[ \t]+)?v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+            ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(
                 r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|undefined symbol ((?:_Z|[a-z]+[A-Z_])[A-Za-z0-9_@.]*)|symbol ([A-Za-z0-9_@.]+),? version \S+ not defined in file",
@@ -449,15 +456,16 @@ pub fn extract(
         ev.cudnn_compiled = cudnn_from_text(c[2].trim_end_matches('.'));
     }
     if let Some(c) = p.cuda_in_log.captures(context) {
-        ev.cuda_in_log = match (c.get(1).or(c.get(4)), c.get(2).or(c.get(5)), c.get(3)) {
-            (Some(a), Some(b), _) => format!("{}.{}", a.as_str(), b.as_str()).parse().ok(),
-            // A wheel tag: +cu92, +cu101, +cu118.
-            (_, _, Some(tag)) => {
-                let (major, minor) = tag.as_str().split_at(tag.as_str().len() - 1);
-                format!("{major}.{minor}").parse().ok()
-            }
-            _ => None,
-        };
+        ev.cuda_in_log =
+            match (c.get(1).or(c.get(4)).or(c.get(6)), c.get(2).or(c.get(5)).or(c.get(7)), c.get(3)) {
+                (Some(a), Some(b), _) => format!("{}.{}", a.as_str(), b.as_str()).parse().ok(),
+                // A wheel tag: +cu92, +cu101, +cu118.
+                (_, _, Some(tag)) => {
+                    let (major, minor) = tag.as_str().split_at(tag.as_str().len() - 1);
+                    format!("{major}.{minor}").parse().ok()
+                }
+                _ => None,
+            };
     } else if let Some(c) = p.cuda_major_in_log.captures(context) {
         ev.cuda_in_log = format!("{}.0", &c[1]).parse().ok();
         ev.cuda_in_log_major_only = ev.cuda_in_log.is_some();
@@ -542,6 +550,11 @@ pub fn extract(
     }
     if let Some(c) = p.tf_named.captures(context) {
         ev.tf_in_log = c[1].parse().ok();
+    }
+    if ev.tf_in_log.is_none() {
+        if let Some(c) = p.tf_template.captures(context) {
+            ev.tf_in_log = c[1].parse().ok();
+        }
     }
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
@@ -950,5 +963,28 @@ mod tests {
         // The same message repeated with an absolute path is not a place where the file is.
         let repeated = "libfoo.so.1: cannot open shared object file\nOSError: /opt/x/libfoo.so.1: cannot open shared object file";
         assert_eq!(extract(repeated, "libfoo.so.1", &[], None, table()).library_found_at, None);
+    }
+
+    #[test]
+    fn a_tensorflow_release_and_the_templates_cuda_line_are_read() {
+        let t = table();
+        let ev = |s: &str| extract(s, "", &[], None, t);
+        let tf = |s: &str| ev(s).tf_in_log.map(|v| v.to_string());
+        assert_eq!(tf("- TensorFlow version (use command below): 2.1.0").as_deref(), Some("2.1.0"));
+        assert_eq!(
+            tf("### Tensorflow Version\n\nv2.11.0-rc2-15-g6290819256d 2.11.0").as_deref(),
+            Some("2.11.0")
+        );
+        assert_eq!(tf("pip3 install tensorflow-gpu==1.13.1").as_deref(), Some("1.13.1"));
+        assert_eq!(tf("TF 2.11 on Ubuntu").as_deref(), Some("2.11"));
+        assert_eq!(tf("tensorflow/core/common_runtime/gpu/gpu_device.cc:1956] Cannot dlopen"), None);
+        assert_eq!(tf("tf.config.list_physical_devices('GPU')"), None);
+        let cuda = |s: &str| ev(s).cuda_in_log.map(|c| c.to_string());
+        assert_eq!(cuda("- CUDA/cuDNN version: 10.2.89").as_deref(), Some("10.2"));
+        assert_eq!(cuda("### CUDA/cuDNN version\n\n11.3.0 / 8.2.0.53").as_deref(), Some("11.3"));
+        assert_eq!(
+            ev("ptxas does not support CC 8.9").compute_capability.map(|c| c.to_string()).as_deref(),
+            Some("8.9")
+        );
     }
 }

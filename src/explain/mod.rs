@@ -1086,4 +1086,34 @@ mod tests {
         assert_eq!(find_signature("torch-cuda-oom").unwrap().id, "torch-cuda-oom");
         assert!(find_signature("nothing known here").is_none());
     }
+
+    #[test]
+    fn a_standalone_ptxas_and_the_drivers_jit_are_told_apart() {
+        let id = |text: &str| match_text(text).first().map(|m| m.signature.id.clone());
+        let ptxas = "output: ptxas /tmp/tempfile-x-36855, line 5; fatal   : Unsupported .version 8.4; current version is '8.3'";
+        assert_eq!(id(ptxas).as_deref(), Some("ptxas-ptx-isa-too-new"));
+        let jit = "ptxas application ptx input, line 9; fatal   : Unsupported .version 6.3; current version is '6.1'";
+        assert_eq!(id(jit).as_deref(), Some("numba-ptx-link"));
+        let cc = "W asm_compiler.cc:231] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9";
+        assert_eq!(id(cc).as_deref(), Some("xla-ptxas-too-old-for-gpu"));
+    }
+
+    #[test]
+    fn jax_version_skew_and_cusolver_statuses_are_recognised() {
+        let id = |text: &str| match_text(text).first().map(|m| m.signature.id.clone());
+        for skew in [
+            "ValueError: jaxlib is version 0.1.69, but this version of jax requires version 0.1.74.",
+            "RuntimeError: jaxlib version 0.4.31 is newer than and incompatible with jax version 0.4.20. Please update your jax and/or jaxlib packages.",
+            "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.9.2 is installed, but it is not compatible with the installed jaxlib version 0.9.0.1",
+            "Unable to initialize backend 'cuda': module 'jaxlib.xla_extension' has no attribute 'GpuAllocatorConfig'",
+        ] {
+            assert_eq!(id(skew).as_deref(), Some("jax-version-skew"), "{skew}");
+        }
+        // print_environment_info's "jaxlib version" line is not an error.
+        assert_eq!(id("jaxlib version: 0.4.23"), None);
+        // A program written for another jax is the program's business, not the install's.
+        assert_eq!(id("AttributeError: module 'jax.numpy' has no attribute 'DeviceArray'"), None);
+        let solver = "jaxlib._jax.XlaRuntimeError: INTERNAL: jaxlib/gpu/solver_handle_pool.cc:37: operation gpusolverDnCreate(&handle) failed: cuSolver internal error";
+        assert_eq!(id(solver).as_deref(), Some("jax-cusolver-status"));
+    }
 }

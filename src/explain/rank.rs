@@ -112,6 +112,9 @@ pub const RULES: &[Rule] = &[
     driver_vs_cuda_in_log,
     bf16_gemm_refused,
     upgrade_without_reboot,
+    tf_build_vs_cuda_in_log,
+    ptxas_older_than_cuda_in_log,
+    jax_plugin_failure_reason,
     cudnn_attention_arch,
 ];
 
@@ -1167,7 +1170,13 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
         return vec![];
     }
     let Some(soname) = so_major(file) else { return vec![] };
-    let Some((first, last)) = cuda_of_soname(kind, soname) else { return vec![] };
+    let Some((mut first, mut last)) = cuda_of_soname(kind, soname) else { return vec![] };
+    // CUDA 10.0's cuBLAS is libcublas.so.10.0; from 10.1 on its soname carries the major alone, so
+    // a bare libcublas.so.10 is CUDA 10.1 or 10.2 (TensorFlow 2.1+ asks for it, and CUDA 10.0 does
+    // not provide it: https://github.com/talmolab/sleap/issues/426).
+    if kind == LibraryKind::Cublas && soname == 10 && file.split(".so.").nth(1) == Some("10") {
+        (first, last) = ((10, 1), (10, 2));
+    }
     let same_minor = || {
         let minor: Option<u64> = file.split(".so.").nth(1)?.split('.').nth(1)?.parse().ok();
         Some(minor == Some(u64::from(have.minor)))
@@ -1176,6 +1185,7 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     let have_at = (u64::from(have.major), u64::from(have.minor));
     let same_cuda = (first..=last).contains(&have_at) && (have_at.0 >= 11 || same_minor().unwrap_or(true));
     let wanted = match (first, last) {
+        ((a, x), (b, y)) if a == b && (x, y) != (0, 99) => format!("{a}.{x} to {a}.{y}"),
         ((a, _), (b, _)) if a == b => format!("{a}"),
         ((a, 0), (b, 99)) => format!("{a} to {b}"),
         ((a, x), (b, 99)) => format!("{a}.{x} to {b}"),
@@ -1920,6 +1930,118 @@ pub fn unversioned_library_name(input: &RuleInput<'_>) -> Vec<Adjustment> {
         2.5,
         format!("{lib} without a version is the development link that only -dev packages create; the versioned library may well be installed"),
     )]
+}
+
+/// The TensorFlow release the log names against the CUDA it names, through the knowledge base's
+/// tested builds (data/frameworks.toml, per platform): before CUDA 11 a TensorFlow build loads only
+/// its own CUDA minor (libcudart.so.10.1), from 11 on any toolkit of its major. A CUDA the build
+/// cannot use makes the runtime mismatch likely for any error it explains (TensorFlow 2.1 with
+/// CUDA 10.2 sees only the CPU: https://github.com/tensorflow/tensorflow/issues/38090;
+/// tensorflow-gpu 1.13 with CUDA 9.0: https://github.com/tensorflow/tensorflow/issues/26209), and
+/// a release that has a GPU build for the platform makes a CPU-only build unlikely.
+pub fn tf_build_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    use crate::kb::tables::Platform;
+    if input.report.is_some() {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let Some(tf) = &ev.tf_in_log else { return vec![] };
+    let Ok(kb) = crate::kb::kb() else { return vec![] };
+    let platform = if ev.windows_in_log.is_some() { Platform::Windows } else { Platform::Linux };
+    let Some(build) = kb
+        .frameworks
+        .build
+        .iter()
+        .find(|b| b.framework == "tensorflow" && b.platform == platform && b.covers(tf))
+    else {
+        return vec![];
+    };
+    let on = if platform == Platform::Windows { " on Windows" } else { "" };
+    // Without a sign of Windows the platform is unknown: a CPU-only build is unlikely only for a
+    // release that has a GPU build on native Windows too (2.10 and older), since "win10" in an
+    // issue template is not always recognised (https://github.com/tensorflow/tensorflow/issues/64536).
+    let gpu_on_windows = || {
+        kb.frameworks.build.iter().any(|b| {
+            b.framework == "tensorflow"
+                && b.platform == Platform::Windows
+                && b.covers(tf)
+                && !b.cuda.is_empty()
+        })
+    };
+    let mut out = Vec::new();
+    if has(input, Category::CpuOnlyBuild)
+        && !build.cuda.is_empty()
+        && (platform == Platform::Windows || gpu_on_windows())
+    {
+        out.push(adj(Category::CpuOnlyBuild, 0.3, format!("TensorFlow {tf} has a GPU build{on}")));
+    }
+    let Some(cuda) = ev.cuda_in_log.filter(|_| !ev.cuda_in_log_major_only) else { return out };
+    if build.cuda.is_empty() || !has(input, Category::CudaRuntimeMismatch) {
+        return out;
+    }
+    let usable = build.cuda.iter().any(|spec| match spec.toolkit() {
+        Some(t) if t.major < 11 => t.major == cuda.major && t.minor == cuda.minor,
+        _ => spec.major() == cuda.major,
+    });
+    if !usable {
+        let built: Vec<String> = build.cuda.iter().map(|c| c.to_string()).collect();
+        out.push(adj(
+            Category::CudaRuntimeMismatch,
+            4.0,
+            format!(
+                "TensorFlow {tf}{on} is built for CUDA {}, and the log names CUDA {cuda}",
+                built.join(" or ")
+            ),
+        ));
+    }
+    out
+}
+
+/// XLA's "You are using ptxas 8.x" with a newer CUDA named in the log: the newer toolkit is
+/// installed, XLA just found an old one's ptxas first (it looks under its build's CUDA root and
+/// /usr/local/cuda before PATH: https://github.com/tensorflow/tensorflow/issues/33375,
+/// https://github.com/tensorflow/tensorflow/issues/39716).
+pub fn ptxas_older_than_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id != "xla-ptxas-outdated" {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let ptxas = ev.captured.iter().find(|(k, _)| k == "ptxas").map(|(_, v)| v.as_str());
+    let Some(major) = ptxas.and_then(|v| v.split('.').next()).and_then(|m| m.parse::<u32>().ok()) else {
+        return vec![];
+    };
+    let Some(cuda) = ev.cuda_in_log else { return vec![] };
+    if cuda.major <= major {
+        return vec![];
+    }
+    vec![
+        adj(
+            Category::LibraryNotFound,
+            3.0,
+            format!("XLA used ptxas {} while the log names CUDA {cuda}: the newer toolkit is installed but not found first", ptxas.unwrap_or_default()),
+        ),
+        adj(Category::CudaRuntimeMismatch, 0.5, format!("the log names CUDA {cuda}, newer than the ptxas XLA used")),
+    ]
+}
+
+/// JAX's CUDA plugin failing to initialize says why at the end of its traceback: when the same log
+/// shows a CUDA library check failing (`Unable to load cuSPARSE`, an outdated cuDNN or CUDA
+/// library), that check is the reason, not a plugin of another version than jaxlib
+/// (https://github.com/google-deepmind/mujoco_playground/issues/137).
+pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "jax-plugin-init-failed" {
+        return vec![];
+    }
+    const LIBRARY_CHECKS: [&str; 3] = ["jax-cuda-library-load", "jax-lib-version", "jax-outdated-cudnn"];
+    let Some(check) = LIBRARY_CHECKS.iter().find(|id| input.seen.contains(*id)) else { return vec![] };
+    vec![
+        adj(
+            Category::CudaRuntimeMismatch,
+            4.0,
+            format!("the log shows the plugin's CUDA library check failing ({check})"),
+        ),
+        adj(Category::Other, 0.3, "the plugin failed on a CUDA library, not on a jaxlib function it lacks"),
+    ]
 }
 
 #[cfg(test)]
@@ -2686,5 +2808,57 @@ mod tests {
         assert_eq!(top(cufft).1, Category::LibraryNotFound);
         // libnccl.so.2 says nothing about CUDA.
         assert_eq!(cuda_of_soname(LibraryKind::Nccl, 2), None);
+    }
+
+    #[test]
+    fn a_tensorflow_release_held_against_the_cuda_the_log_names() {
+        // TensorFlow 2.1 on Windows is built for CUDA 10.1: with 10.2 it lists only the CPU.
+        let win =
+            "- OS Platform and Distribution: Windows 10\n- TensorFlow version (use command below): 2.1.0\n\
+                   - CUDA/cuDNN version: 10.2.89\ntf.config.list_physical_devices(None)\n\
+                   [PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]";
+        assert_eq!(top(win), ("tf-gpu-check".into(), Category::CudaRuntimeMismatch));
+        // The CUDA it was built for: no mismatch, and a GPU build exists, so not a CPU-only build.
+        let fine = win.replace("10.2.89", "10.1.243");
+        assert_ne!(top(&fine).1, Category::CudaRuntimeMismatch);
+        assert_ne!(top(&fine).1, Category::CpuOnlyBuild);
+        // TensorFlow 2.12 on Windows has no GPU build at all.
+        let cpu = "Windows 11\nTensorFlow version: 2.12.0\nCUDA/cuDNN version: 11.2/8.1\nprint(tf.config.list_physical_devices('GPU'))\n[]";
+        assert_eq!(top(cpu).1, Category::CpuOnlyBuild);
+        // Without a sign of the platform, 2.11+ may be native Windows's CPU-only package.
+        let unknown = "### TensorFlow version\n\ntf 2.16\n\n### OS platform and distribution\n\nwin10\n\nprint(tf.config.list_physical_devices('GPU'))";
+        assert_eq!(top(unknown).1, Category::CpuOnlyBuild);
+        // From CUDA 11 on a TensorFlow build loads any toolkit of its major.
+        let minor = "TensorFlow version: 2.11.0\nCUDA/cuDNN version: 11.8/8.6\nprint(tf.config.list_physical_devices('GPU'))\n[]";
+        assert_ne!(top(minor).1, Category::CudaRuntimeMismatch);
+    }
+
+    #[test]
+    fn a_bare_libcublas_so_10_is_not_provided_by_cuda_10_0() {
+        let text = "W dso_loader.cc:55] Could not load dynamic library 'libnvinfer.so.6'; dlerror: libcublas.so.10: cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: /home/u/cuda-10.0/lib64";
+        assert_eq!(top(text), ("tf-could-not-load-library".into(), Category::CudaRuntimeMismatch));
+        let same = "W dso_loader.cc:55] Could not load dynamic library 'libcublas.so.10'; dlerror: libcublas.so.10: cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: /usr/local/cuda-10.2/lib64";
+        assert_eq!(top(same).1, Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn an_old_ptxas_with_a_newer_cuda_named_is_the_toolkit_not_being_found() {
+        let found = "E ptxas_utils.cc:110] You are using ptxas 8.x, but TF requires ptxas 9.x (and strongly prefers >= 9.2.88).\n\
+                     PATH, LD_LIBRARY_PATH, CUDA_HOME all points to the CUDA 10.0 directory";
+        assert_eq!(top(found), ("xla-ptxas-outdated".into(), Category::LibraryNotFound));
+        let old =
+            "W asm_compiler.cc:111] *** WARNING *** You are using ptxas 9.2.148, which is older than 11.1.";
+        assert_eq!(top(old), ("xla-ptxas-outdated".into(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
+    fn a_jax_plugin_failing_on_a_cuda_library_is_the_library_not_the_plugin_version() {
+        let skew = "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n\
+                    AttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_type_id_handler'";
+        assert_eq!(top(skew), ("jax-plugin-init-failed".into(), Category::Other));
+        let lib = "ERROR:jax._src.xla_bridge:444: Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n\
+                   Traceback (most recent call last):\n  File \"x/jax_plugins/xla_cuda12/__init__.py\", line 139, in _version_check\n\
+                   RuntimeError: Unable to load cuSPARSE. Is it installed?";
+        assert_eq!(top(lib), ("jax-plugin-init-failed".into(), Category::CudaRuntimeMismatch));
     }
 }
