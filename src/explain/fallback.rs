@@ -5,7 +5,7 @@
 //! vote turns them into the priors of an "unrecognised" explanation, which is then ranked by the
 //! same rules, evidence and machine facts as a known message. Pure functions of the text.
 
-use super::{evidence, provenance, rank, Category, Cause, Explanation, Signature, SignatureTable};
+use super::{evidence, Category, Cause, Explanation, Signature, SignatureTable};
 use crate::report::Report;
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
@@ -204,9 +204,8 @@ pub fn explain_unrecognised(
     let line_text = text[top.line_start..].lines().next().unwrap_or("").to_string();
     let line_no = first_line + text[..top.line_start].matches('\n').count() as u64;
     let ev = evidence::extract(text, "", &[], None, table);
-    let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(&sig, &ev, r));
-    let usable = if facts_not_used.is_some() { None } else { report };
-    let ranked = rank::rank(&sig, &ev, usable, &BTreeSet::new(), table);
+    let (ranked, facts_not_used) =
+        super::rank_where_the_log_is_from(&sig, &ev, report, &BTreeSet::new(), table);
     Some(Explanation {
         signature: sig.id,
         title: sig.title,

@@ -651,9 +651,7 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             let context =
                 if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
             let ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
-            let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(sig, &ev, r));
-            let usable = if facts_not_used.is_some() { None } else { report };
-            let causes = rank::rank(sig, &ev, usable, &seen, t);
+            let (causes, facts_not_used) = rank_where_the_log_is_from(sig, &ev, report, &seen, t);
             Explanation {
                 signature: sig.id.clone(),
                 title: sig.title.clone(),
@@ -688,6 +686,20 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
     };
     out.sort_by_key(|e| (e.warning, sort_line(e)));
     out
+}
+
+/// Ranks a signature's causes with the machine's facts, unless the log cannot come from that
+/// machine: then on the text alone, with the reason returned beside the causes.
+fn rank_where_the_log_is_from(
+    sig: &Signature,
+    ev: &LogEvidence,
+    report: Option<&Report>,
+    seen: &BTreeSet<&str>,
+    t: &SignatureTable,
+) -> (Vec<RankedCause>, Option<String>) {
+    let facts_not_used = report.and_then(|r| provenance::facts_elsewhere(sig, ev, r));
+    let usable = if facts_not_used.is_some() { None } else { report };
+    (rank::rank(sig, ev, usable, seen, t), facts_not_used)
 }
 
 /// The knowledge-base code table of a signature code family (`cudnn` → cuDNN 7/8 numbering).
