@@ -72,7 +72,8 @@ pub enum Command {
     Inspect(crate::inspect::InspectArgs),
     /// Explain a CUDA/cuDNN/framework error: a message, a log file (plain or gzip) or standard
     /// input, matched against known error signatures; the candidate causes are ranked with this
-    /// machine's facts.
+    /// machine's facts. Text that no signature knows is answered by the words it uses, marked
+    /// "unrecognised" (a guess); `cudoctor kb error TEXT` shows what the table knows.
     ///
     /// Examples:
     ///   cudoctor explain "CUDNN_STATUS_INTERNAL_ERROR"
