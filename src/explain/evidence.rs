@@ -150,6 +150,11 @@ pub struct LogEvidence {
     /// error", "a lower batch size … will succeed"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_hint: Option<String>,
+    /// A CUDA allocator mode or a virtual GPU named in the log (`expandable_segments`,
+    /// `cudaMallocAsync`, `cuda-malloc`, a vGPU profile such as `L40S-48C` or `GRID T4-8C`): the
+    /// marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocator_or_vgpu: Option<String>,
     /// The log names a bfloat16 operation (`CUDA_R_16BF` in a refused cuBLAS call, `bfloat16`,
     /// `bf16`): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -212,6 +217,7 @@ struct Patterns {
     tf_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
+    allocator_or_vgpu: Regex,
     bf16: Regex,
     upgrade: Regex,
     reboot: Regex,
@@ -309,6 +315,10 @@ fn patterns() -> &'static Patterns {
             ),
             nccl_cuda_failure: re(r"Cuda failure (?:\d+ )?'([^'\n]{3,80})'"),
             worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
+            // vGPU profiles end in a frame-buffer size and a series letter: C (compute), Q, B, A.
+            allocator_or_vgpu: re(
+                r"\bexpandable_segments\b|\bcudaMallocAsync\b|\bcuda[-_]malloc\b|\bGRID [A-Z0-9]+-\d+[CQBA]\b|\b[A-Z]\d{1,3}S?-\d{1,3}[CQ]\b",
+            ),
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
@@ -516,6 +526,7 @@ pub fn extract(
         .map(|c| format!("{}={}", &c[1], &c[2]));
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
+    ev.allocator_or_vgpu = found(&p.allocator_or_vgpu);
     ev.bf16_in_log = found(&p.bf16);
     if !p.reboot.is_match(context) {
         ev.upgrade_in_log = found(&p.upgrade);

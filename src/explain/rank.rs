@@ -101,6 +101,7 @@ pub const RULES: &[Rule] = &[
     nccl_env_in_log,
     nccl_multi_node,
     memory_hint_in_log,
+    allocator_mode_refused,
     worker_exit_in_log,
     nccl_cuda_failure_detail,
     missing_dll_not_cudnn,
@@ -1506,6 +1507,24 @@ pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(Category::Oom, 4.0, format!("the log says \"{phrase}\""))]
 }
 
+/// "Operation not supported" with an allocator mode or a virtual GPU in the log: vGPU profiles and
+/// cloud VMs lack the virtual-memory (expandable segments) and stream-ordered (cudaMallocAsync)
+/// allocators (https://github.com/unslothai/unsloth/issues/1446 on an L40S-48C,
+/// https://github.com/Lightricks/ComfyUI-LTXVideo/issues/108, fixed by the native allocator).
+pub fn allocator_mode_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-not-supported" || !has(input, Category::EnvVarMisconfig) {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.allocator_or_vgpu.as_deref() else { return vec![] };
+    vec![adj(
+        Category::EnvVarMisconfig,
+        4.0,
+        format!(
+            "the log names \"{marker}\": an allocator mode that virtual GPUs and some cloud VMs do not offer"
+        ),
+    )]
+}
+
 /// How the launcher says a worker ended, for an error that either memory or the program's own
 /// exception explains (torchrun's ChildFailedError): SIGKILL (exit code -9) with no traceback is
 /// the kernel's out-of-memory killer (https://github.com/hpcaitech/ColossalAI/issues/3172,
@@ -2048,6 +2067,16 @@ pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
 mod tests {
     use super::*;
     use crate::explain::table;
+
+    #[test]
+    fn operation_not_supported_with_a_vgpu_or_an_allocator_mode_points_at_the_allocator_setting() {
+        let plain = "RuntimeError: CUDA driver error: operation not supported";
+        assert_eq!(top(plain), ("cuda-not-supported".into(), Category::ArchUnsupported));
+        let vgpu = "GPU: NVIDIA L40S-48C. Max memory: 47.712 GB.\nRuntimeError: CUDA driver error: operation not supported";
+        assert_eq!(top(vgpu), ("cuda-not-supported".into(), Category::EnvVarMisconfig));
+        let alloc = "PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync\nCUDA error: operation not supported";
+        assert_eq!(top(alloc), ("cuda-not-supported".into(), Category::EnvVarMisconfig));
+    }
 
     #[test]
     fn without_facts_the_priors_decide_and_scores_sum_to_one() {
