@@ -122,6 +122,8 @@ pub struct Vote {
 /// The categories the words of `text` point at, strongest first (empty when no keyword occurs).
 pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
     let mut votes: Vec<Vote> = Vec::new();
+    // Per vote, the score of its strongest single word (whose line is the one shown).
+    let mut strongest: Vec<f64> = Vec::new();
     for k in &table.keywords {
         // The keyword's best occurrence: the first on an error line, else the first.
         let mut best: Option<(usize, &str, bool)> = None;
@@ -140,9 +142,11 @@ pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
         let Some((line_start, word, on_error_line)) = best else { continue };
         let score = if on_error_line { 2.0 * k.weight } else { k.weight };
         let word = word.trim().to_string();
-        match votes.iter_mut().find(|v| v.category == k.category) {
-            Some(v) => {
-                if score > v.score {
+        match votes.iter().position(|v| v.category == k.category) {
+            Some(i) => {
+                let v = &mut votes[i];
+                if score > strongest[i] {
+                    strongest[i] = score;
                     v.line_start = line_start;
                 }
                 v.score += score;
@@ -150,7 +154,10 @@ pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
                     v.words.push(word);
                 }
             }
-            None => votes.push(Vote { category: k.category, score, words: vec![word], line_start }),
+            None => {
+                votes.push(Vote { category: k.category, score, words: vec![word], line_start });
+                strongest.push(score);
+            }
         }
     }
     // Stable: ties keep the table's order.
@@ -253,6 +260,13 @@ mod tests {
         assert_eq!(v[0].line_start, text.find("RuntimeError").unwrap());
         assert!(v.iter().any(|x| x.category == Category::ContainerRuntime && x.score < v[0].score));
         assert!(vote("all good, training finished\n", t).is_empty());
+        // The line shown is that of the category's strongest word, not of whichever word came
+        // after the others had added up: a variable (0.6) and "two nodes" (0.5) in prose sum to
+        // 1.1, and the hang on an error line (1.0) is still the one shown.
+        let text = "CUDA_VISIBLE_DEVICES=0,1\nwe run on two nodes\nError: DDP training hangs at step 0\n";
+        let v = vote(text, t);
+        assert_eq!(v[0].category, Category::EnvVarMisconfig);
+        assert_eq!(v[0].line_start, text.find("Error:").unwrap());
     }
 
     #[test]
