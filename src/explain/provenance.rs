@@ -42,7 +42,10 @@ pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &R
     }
     let here: Vec<&str> = report.gpus.devices.iter().filter_map(|g| g.name.as_deref()).collect();
     let no_gpu_here = report.gpus.devices.is_empty() && report.driver.kernel_module.is_none();
-    let needs_gpu = !signature.causes.iter().any(|c| WITHOUT_A_GPU.contains(&c.category));
+    // Whether a message needs a running GPU is known of a known message only: the causes of an
+    // unrecognised text are the words' vote, not the message's own causes.
+    let needs_gpu = signature.id != super::fallback::UNRECOGNISED
+        && !signature.causes.iter().any(|c| WITHOUT_A_GPU.contains(&c.category));
     if let Some(named) = &evidence.gpu_name {
         let log = normalised_gpu(named);
         let matches = |h: &&str| {
@@ -118,5 +121,12 @@ mod tests {
             "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory";
         assert_eq!(why(missing, &linux()), None);
         assert!(find_signature("CUDA out of memory").is_some());
+    }
+
+    #[test]
+    fn a_text_no_signature_knows_is_not_said_to_need_a_running_gpu() {
+        let text = "fatal: cannot open /dev/nvidia-uvm: Permission denied";
+        let e = crate::explain::fallback::explain_unrecognised(text, 1, Some(&linux()), table()).unwrap();
+        assert_eq!(e.facts_not_used, None);
     }
 }
