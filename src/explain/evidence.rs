@@ -216,6 +216,7 @@ struct Patterns {
     visible: Regex,
     symbol: Regex,
     gpu_name: Regex,
+    gpu_compact: Regex,
     nccl_env: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
@@ -348,6 +349,8 @@ fn patterns() -> &'static Patterns {
             gpu_name: re(
                 r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
             ),
+            // As users type them: "RTX3090", "gtx 1080ti", "GTX1660ti".
+            gpu_compact: re(r"(?i)\b(rtx|gtx) ?(\d{3,4})(?: ?(ti|super)\b)?"),
         }
     })
 }
@@ -426,10 +429,17 @@ pub fn extract(
         ev.supported_archs = c[1].split_whitespace().filter_map(|s| s.parse().ok()).collect();
         ev.supported_archs.dedup();
     }
-    for m in p.gpu_name.find_iter(context) {
-        let name = m.as_str().trim();
-        if let Some(family) = table.gpu_capability(name) {
-            ev.gpu_name = Some(name.to_string());
+    let compact = p.gpu_compact.captures_iter(context).map(|c| {
+        let suffix = c.get(3).map_or(String::new(), |s| {
+            let s = s.as_str().to_ascii_lowercase();
+            if s == "ti" { " Ti".to_string() } else { " SUPER".to_string() }
+        });
+        format!("{} {}{suffix}", c[1].to_ascii_uppercase(), &c[2])
+    });
+    let names = p.gpu_name.find_iter(context).map(|m| m.as_str().trim().to_string()).chain(compact);
+    for name in names {
+        if let Some(family) = table.gpu_capability(&name) {
+            ev.gpu_name = Some(name.clone());
             if ev.compute_capability.is_none() {
                 ev.compute_capability = Some(family.cc);
             }
@@ -640,6 +650,16 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn gpu_names_typed_without_spaces_or_capitals_are_read() {
+        let cc = |t: &str| ev(t).compute_capability.map(|c| c.to_string());
+        assert_eq!(cc("training on my RTX3090 fails").as_deref(), Some("8.6"));
+        assert_eq!(cc("GPU: gtx 1080ti, driver 430").as_deref(), Some("6.1"));
+        assert_eq!(cc("I have a GTX1660ti").as_deref(), Some("7.5"));
+        assert_eq!(ev("I have a GTX1660ti").gpu_name.as_deref(), Some("GTX 1660 Ti"));
+        assert_eq!(cc("cuda10 with cudnn7"), None);
     }
 
     #[test]

@@ -566,7 +566,8 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let mut out = Vec::new();
     let mut all_new_enough = true;
     let mut checked = false;
-    for gpu in gpu_archs(input) {
+    let gpus = gpu_archs(input);
+    for gpu in &gpus {
         let Some(support) = input.table.arch_support(gpu.cc) else { continue };
         let cudnns = report
             .cudnn
@@ -636,10 +637,12 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
         }
     }
     if checked && all_new_enough {
+        let mut names: Vec<&str> = gpus.iter().map(|g| g.name.as_str()).collect();
+        names.dedup();
         out.push(adj(
             Category::ArchUnsupported,
             0.3,
-            "the installed CUDA and cuDNN releases support this machine's GPUs",
+            format!("the installed CUDA and cuDNN releases support the {}", names.join(", ")),
         ));
     }
     out
