@@ -432,7 +432,11 @@ pub fn extract(
     let compact = p.gpu_compact.captures_iter(context).map(|c| {
         let suffix = c.get(3).map_or(String::new(), |s| {
             let s = s.as_str().to_ascii_lowercase();
-            if s == "ti" { " Ti".to_string() } else { " SUPER".to_string() }
+            if s == "ti" {
+                " Ti".to_string()
+            } else {
+                " SUPER".to_string()
+            }
         });
         format!("{} {}{suffix}", c[1].to_ascii_uppercase(), &c[2])
     });
