@@ -89,7 +89,9 @@ pub struct LogEvidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_nvidia_gpu: Option<String>,
     /// The log shows the program running in (or being started as) a Docker container: a
-    /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt.
+    /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt, the
+    /// library directory NVIDIA's CUDA images put on LD_LIBRARY_PATH (`/usr/local/nvidia/lib64`,
+    /// where the container toolkit mounts the driver).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container_in_log: Option<String>,
     /// The log shows Windows Subsystem for Linux (`WSL2`, a `-microsoft-standard-WSL2` kernel,
@@ -280,7 +282,7 @@ fn patterns() -> &'static Patterns {
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
             container: re(
-                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ ",
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
@@ -940,6 +942,13 @@ mod tests {
         );
         assert_eq!(container("#1 is the issue number, 2.5 GB free"), None);
         assert_eq!(container("epoch 1 | loss 0.3"), None);
+        // The LD_LIBRARY_PATH of NVIDIA's CUDA images, as TensorFlow's loader prints it
+        // (https://github.com/deepchem/deepchem/issues/2467).
+        assert_eq!(
+            container("dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64").as_deref(),
+            Some("/usr/local/nvidia/lib")
+        );
+        assert_eq!(container("export LD_LIBRARY_PATH=/usr/local/nvidia-libs"), None);
     }
 
     #[test]

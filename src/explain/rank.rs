@@ -1279,19 +1279,28 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     )]
 }
 
-/// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab:
-/// the runtime comes with one CUDA release, and what asks for another was built for another CUDA
-/// (mxnet-cu101 on Colab's CUDA 11.2: https://github.com/ai-forever/ghost/issues/50; a CUDA 11
-/// CTranslate2 after Colab moved to CUDA 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74;
-/// RAPIDS cu12 wheels on Colab's CUDA 11: https://github.com/NVIDIA/cuml/issues/5300). cuDNN is left
-/// to the cuDNN rules.
+/// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab
+/// or in a container: the runtime, like a CUDA image, comes with one CUDA release, and what asks
+/// for another was built for another CUDA (mxnet-cu101 on Colab's CUDA 11.2:
+/// https://github.com/ai-forever/ghost/issues/50; a CUDA 11 CTranslate2 after Colab moved to CUDA
+/// 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74; RAPIDS cu12 wheels on Colab's
+/// CUDA 11: https://github.com/NVIDIA/cuml/issues/5300; TensorFlow 2.4 asking for libcudart.so.11.0
+/// in a CUDA 10.1 image: https://github.com/deepchem/deepchem/issues/2467; libcusolver.so.10 in a
+/// CUDA 11 image: https://github.com/iterative/cml/issues/972). cuDNN is left to the cuDNN rules,
+/// and the driver's own libcuda (not a toolkit library), which the container toolkit mounts, to the
+/// container rules.
 pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
         return vec![];
     }
-    let (Some(file), Some(hint)) =
-        (input.evidence.library.as_deref(), input.evidence.colab_in_log.as_deref())
-    else {
+    let ev = input.evidence;
+    let (Some(file), Some(place)) = (
+        ev.library.as_deref(),
+        ev.colab_in_log
+            .as_deref()
+            .map(|hint| format!("Colab (\"{hint}\")"))
+            .or_else(|| ev.container_in_log.as_deref().map(|hint| format!("a container (\"{hint}\")"))),
+    ) else {
         return vec![];
     };
     let Some(kind) = library_kind(file) else { return vec![] };
@@ -1301,9 +1310,7 @@ pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(
         Category::CudaRuntimeMismatch,
         3.0,
-        format!(
-            "the log shows Colab (\"{hint}\"), which comes with one CUDA release: {file} is asked for by a build for another"
-        ),
+        format!("the log shows {place}, which comes with one CUDA release: {file} is asked for by a build for another"),
     )]
 }
 
@@ -2369,6 +2376,14 @@ mod tests {
         assert_eq!(top(colab), ("loader-cuda-lib-missing".into(), Category::CudaRuntimeMismatch));
         let plain = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory";
         assert_eq!(top(plain), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
+        // A CUDA image, shown by the LD_LIBRARY_PATH NVIDIA's images set, is one CUDA release too.
+        let image = "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic \
+                     library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: \
+                     No such file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64";
+        assert_eq!(top(image).1, Category::CudaRuntimeMismatch);
+        let no_image =
+            image.replace("/usr/local/nvidia/lib:/usr/local/nvidia/lib64", "/usr/local/cuda/lib64");
+        assert_eq!(top(&no_image).1, Category::LibraryNotFound);
     }
 
     #[test]
