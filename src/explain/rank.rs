@@ -332,8 +332,36 @@ pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
-fn framework_cudnn(report: &Report) -> Vec<(&Framework, &Version)> {
-    report.frameworks.iter().filter_map(|f| f.cudnn.as_ref().map(|c| (f, &c.value))).collect()
+/// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
+/// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any.
+fn log_frameworks(input: &RuleInput<'_>) -> Option<&'static [FrameworkKind]> {
+    use FrameworkKind::*;
+    const JAX: &[FrameworkKind] = &[Jax, Jaxlib, JaxCudaPlugin];
+    let prefix = input.signature.id.split('-').next().unwrap_or_default();
+    match prefix {
+        "torch" | "torchvision" | "torchrun" | "xformers" | "vllm" => Some(&[Torch]),
+        "tf" => Some(&[Tensorflow]),
+        "jax" => Some(JAX),
+        "xla" => Some(&[Tensorflow, Jax, Jaxlib, JaxCudaPlugin]),
+        "paddle" => Some(&[Paddle]),
+        "ort" => Some(&[Onnxruntime]),
+        // Programs that are none of the frameworks a check reports.
+        "numba" | "theano" | "tensorrt" | "ctranslate2" => Some(&[]),
+        _ if input.evidence.jax_in_log.is_some() => Some(JAX),
+        _ => None,
+    }
+}
+
+/// The machine's frameworks that the message can be about: a TensorFlow error says nothing of
+/// how this machine's PyTorch was built.
+fn relevant_frameworks<'a>(input: &RuleInput<'a>) -> Vec<&'a Framework> {
+    let Some(report) = input.report else { return vec![] };
+    let kinds = log_frameworks(input);
+    report.frameworks.iter().filter(|f| kinds.is_none_or(|k| k.contains(&f.kind))).collect()
+}
+
+fn framework_cudnn<'a>(input: &RuleInput<'a>) -> Vec<(&'a Framework, &'a Version)> {
+    relevant_frameworks(input).into_iter().filter_map(|f| f.cudnn.as_ref().map(|c| (f, &c.value))).collect()
 }
 
 fn same_minor(a: &Version, b: &Version) -> bool {
@@ -386,7 +414,7 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
         .cudnn_runtime
         .as_ref()
         .and_then(|r| installs.iter().find(|(_, v)| same_minor(v, r)).copied());
-    for (fw, built) in framework_cudnn(report) {
+    for (fw, built) in framework_cudnn(input) {
         if let Some((dir, v)) = found_in_log.filter(|(_, v)| !same_minor(v, built)) {
             mismatched = true;
             out.push(adj(
@@ -574,9 +602,7 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
             .iter()
             .filter_map(|c| c.version.as_ref().map(|v| (format!("at {}", c.lib_dir), &v.value)))
             .chain(
-                framework_cudnn(report)
-                    .into_iter()
-                    .map(|(f, v)| (format!("in {}'s build", f.kind.name()), v)),
+                framework_cudnn(input).into_iter().map(|(f, v)| (format!("in {}'s build", f.kind.name()), v)),
             );
         for (place, v) in cudnns {
             checked = true;
@@ -592,7 +618,7 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 ));
             }
         }
-        for fw in &report.frameworks {
+        for fw in relevant_frameworks(input) {
             let Some(cuda) = &fw.cuda else { continue };
             checked = true;
             if cuda.value < support.min_cuda {
@@ -612,7 +638,7 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 ));
             }
         }
-        for fw in &report.frameworks {
+        for fw in relevant_frameworks(input) {
             let archs = fw_arch_list(fw);
             if archs.is_empty() {
                 continue;
@@ -743,8 +769,8 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
             format!("the driver supports CUDA {found} at most (\"found version\" in the log)"),
         ));
     }
-    let (Some(driver), Some(report)) = (driver, input.report) else { return out };
-    for fw in &report.frameworks {
+    let (Some(driver), Some(_)) = (driver, input.report) else { return out };
+    for fw in relevant_frameworks(input) {
         let Some(cuda) = &fw.cuda else { continue };
         if cuda.value.major > driver.major
             || (cuda.value > driver && cuda.value.major == driver.major && cuda.value.major < 11)
@@ -897,7 +923,7 @@ pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(report) = input.report else { return vec![] };
     let mut out = Vec::new();
-    for fw in &report.frameworks {
+    for fw in relevant_frameworks(input) {
         let relevant = matches!(
             fw.kind,
             FrameworkKind::Torch | FrameworkKind::Jaxlib | FrameworkKind::Tensorflow | FrameworkKind::Paddle
