@@ -131,6 +131,12 @@ pub struct LogEvidence {
     /// `TF-GPU 1.1.0`): its GPU build loads the CUDA it was built for (data/frameworks.toml).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tf_in_log: Option<Version>,
+    /// An ONNX Runtime version the log names (`onnxruntime-gpu==1.17.0`, `onnxruntime-gpu 1.16`,
+    /// the Windows archive `onnxruntime-win-x64-cuda12-1.17.1`, the NuGet package
+    /// `Microsoft.ML.OnnxRuntime.GPU (nuget package VERSION 1.16.0)`): it fixes the cuDNN major the
+    /// build loads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ort_in_log: Option<Version>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -223,6 +229,7 @@ struct Patterns {
     cudnn_named: Regex,
     torch_named: Regex,
     tf_named: Regex,
+    ort_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
     allocator_or_vgpu: Regex,
@@ -261,7 +268,7 @@ fn patterns() -> &'static Patterns {
             // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
             // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?:?\s*(\d{1,2})\.(\d)\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?\**:?\**\s*(\d{1,2})\.(\d)\b",
             ),
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
@@ -269,7 +276,7 @@ fn patterns() -> &'static Patterns {
             // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
             // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
             cudnn_in_log: re(
-                r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?:?\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
+                r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
             ),
             tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
             // "cuda10", "CUDA 11", "cuda_toolkit 10": a major alone, as people write it in prose.
@@ -318,8 +325,14 @@ fn patterns() -> &'static Patterns {
             ),
             // Not `tf.__version__` or a path (`tensorflow/core/...`): a name, an optional
             // "version" and "(use command below)", then the number after `==`, `:` or a space.
+            // The old TensorFlow issue template bolds its labels ("- **CUDA/cuDNN version**: 10.2",
+            // "- **TensorFlow version (use command below)**: 1.8.0"): `\**` lets the value follow.
             tf_named: re(
-                r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+                r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?\**[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+            ),
+            // Not the CPU package's own pins alone: any "onnxruntime…" name followed by a 1.x version.
+            ort_named: re(
+                r"(?i)\bonnxruntime(?:[-_.]gpu)?(?:[-_]win[-_]x64)?(?:[-_]cuda1\d)?(?:[ \t]*\(nuget package)?(?:[ \t]+version)?[ \t]*(?:==|:|-|[ \t])[ \t]*v?(1\.\d{1,2}(?:\.\d{1,2})?)\b",
             ),
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
@@ -342,7 +355,7 @@ fn patterns() -> &'static Patterns {
             // ("### Tensorflow Version\n\nv2.11.0-rc2-15-g6290819256d 2.11.0", the git version
             // first): read when `tf_named` finds nothing on one line.
             tf_template: re(
-                r"(?i)\b(?:tensorflow(?:-gpu)?|tf)(?:[ \t]+version)?(?:[ \t]*\(use command below\))?(?:[ \t]*:[ \t]*|[ \t]*==[ \t]*|[ \t]+|\s*\n\s*)(?:v\d[\w.-]*[ \t]+)?v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+                r"(?i)\b(?:tensorflow(?:-gpu)?|tf)(?:[ \t]+version)?(?:[ \t]*\(use command below\))?\**(?:[ \t]*:[ \t]*|[ \t]*==[ \t]*|[ \t]+|\s*\n\s*)(?:v\d[\w.-]*[ \t]+)?v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(
@@ -585,6 +598,9 @@ pub fn extract(
     }
     if let Some(c) = p.tf_named.captures(context) {
         ev.tf_in_log = c[1].parse().ok();
+    }
+    if let Some(c) = p.ort_named.captures(context) {
+        ev.ort_in_log = c[1].parse().ok();
     }
     if ev.tf_in_log.is_none() {
         if let Some(c) = p.tf_template.captures(context) {
@@ -1058,5 +1074,29 @@ mod tests {
             ev("ptxas does not support CC 8.9").compute_capability.map(|c| c.to_string()).as_deref(),
             Some("8.9")
         );
+    }
+    #[test]
+    fn the_old_tensorflow_template_s_bold_labels_still_give_their_versions() {
+        let text = "- **TensorFlow version (use command below)**: 1.8.0\n- **CUDA/cuDNN version**: 10.2.89-5 (from Archlinux repo)";
+        let e = ev(text);
+        assert_eq!(e.tf_in_log.map(|v| v.to_string()).as_deref(), Some("1.8.0"));
+        assert_eq!(e.cuda_in_log.map(|v| v.to_string()).as_deref(), Some("10.2"));
+        let pair = ev("- **CUDA/cuDNN version**: 8.0/5.1");
+        assert_eq!(pair.cudnn_in_log.first().map(|v| v.to_string()).as_deref(), Some("5.1"));
+    }
+
+    #[test]
+    fn onnx_runtime_versions_are_read_as_packages_name_them() {
+        for (text, want) in [
+            ("pip install onnxruntime-gpu==1.17.0", "1.17.0"),
+            ("onnxruntime-gpu 1.16", "1.16"),
+            ("apply yolov8n.onnx with cuda12.4 cudnn9 onnxruntime-win-x64-cuda12-1.17.1", "1.17.1"),
+            ("Microsoft.ML.OnnxRuntime.GPU (nuget package VERSION 1.16.0)", "1.16.0"),
+        ] {
+            let e = ev(text);
+            assert_eq!(e.ort_in_log.map(|v| v.to_string()).as_deref(), Some(want), "{text}");
+        }
+        let provider = r#"LoadLibrary failed with error 126 "" when trying to load "C:\venv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll""#;
+        assert!(ev(provider).ort_in_log.is_none());
     }
 }

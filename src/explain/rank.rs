@@ -117,6 +117,8 @@ pub const RULES: &[Rule] = &[
     ptxas_older_than_cuda_in_log,
     jax_plugin_failure_reason,
     cudnn_attention_arch,
+    xla_kernel_image_vs_driver,
+    ort_build_vs_cudnn_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -522,11 +524,12 @@ pub fn cudnn_versions_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// errors that follow from it ("DNN library initialization failed", "Failed to get convolution
 /// algorithm") are that mismatch too.
 pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    const MISMATCH: [&str; 4] = [
+    const MISMATCH: [&str; 5] = [
         "tf-cudnn-runtime-mismatch",
         "jax-outdated-cudnn",
         "torch-cudnn-version-incompatibility",
         "cudnn-version-mismatch-status",
+        "paddle-cudnn-version-warning",
     ];
     settled_elsewhere(input, &MISMATCH, Category::CudnnVersionMismatch, 4.0, "a cuDNN version mismatch")
 }
@@ -2133,6 +2136,91 @@ pub fn ptxas_older_than_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     ]
 }
 
+/// "No kernel image" from JAX/XLA with a driver older than the CUDA the log names: XLA compiles its
+/// kernels at run time for the GPU it runs on, with the installed CUDA's ptxas, so a kernel missing
+/// there is most often code the older driver cannot load, not a GPU the build left out (driver 470
+/// with CUDA 11.6/11.7: https://github.com/jax-ml/jax/issues/5723, /11967, where a CUDA matching
+/// the driver or a newer driver fixed it). `driver_vs_cuda_in_log` weighs the versions themselves.
+pub fn xla_kernel_image_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id != "cuda-no-kernel-image" {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(marker), Some(driver), Some(cuda)) =
+        (ev.jax_in_log.as_deref(), &ev.driver_version, ev.cuda_in_log)
+    else {
+        return vec![];
+    };
+    let Some(newest) = newest_cuda_of(driver) else { return vec![] };
+    if cuda <= newest {
+        return vec![];
+    }
+    vec![
+        adj(
+            Category::DriverTooOld,
+            8.0,
+            format!(
+                "the log comes from JAX/XLA ({marker}), which compiles its kernels at run time with CUDA {cuda}, newer than the driver's CUDA {newest}"
+            ),
+        ),
+        adj(Category::ArchUnsupported, 0.4, "XLA compiles its kernels for the GPU it runs on"),
+    ]
+}
+
+/// The cuDNN major an ONNX Runtime release loads, from the CUDA execution provider's requirements
+/// table: 8 up to 1.17 (and the CUDA 11 builds of every release), 9 for the CUDA 12 builds from
+/// 1.19 on; 1.18 changed it between its patch releases, so it decides nothing.
+fn ort_cudnn_major(ort: &Version, cuda_major: Option<u32>) -> Option<u64> {
+    let (major, minor) = (ort.major(), ort.minor());
+    if major != 1 {
+        return None;
+    }
+    match minor {
+        0..=17 => Some(8),
+        18 => None,
+        _ if cuda_major == Some(11) => Some(8),
+        _ => Some(9),
+    }
+}
+
+/// ONNX Runtime's CUDA provider failing to load, with the ONNX Runtime version and the cuDNN major
+/// the log names: a cuDNN of another major than the release loads is the mismatch (1.17.1 with
+/// cuDNN 9: https://github.com/microsoft/onnxruntime/issues/20223; 1.18.1 asking for libcudnn.so.9 on
+/// a cuDNN 8 machine: /21684); the major it needs makes the mismatch unlikely
+/// (https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements).
+pub fn ort_build_vs_cudnn_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let Some(ort) = &ev.ort_in_log else { return vec![] };
+    let Some(needed) = ort_cudnn_major(ort, ev.cuda_in_log.map(|c| c.major)) else { return vec![] };
+    let majors: Vec<u64> = ev.cudnn_in_log.iter().map(Version::major).collect();
+    if majors.is_empty() {
+        return vec![];
+    }
+    if majors.contains(&needed) {
+        return vec![adj(
+            Category::CudnnVersionMismatch,
+            0.5,
+            format!("ONNX Runtime {ort} loads cuDNN {needed}, the major the log names"),
+        )];
+    }
+    let named: Vec<String> = majors.iter().map(u64::to_string).collect();
+    vec![
+        adj(
+            Category::CudnnVersionMismatch,
+            8.0,
+            format!("ONNX Runtime {ort} loads cuDNN {needed}, and the log names cuDNN {}", named.join(", ")),
+        ),
+        adj(
+            Category::CudnnMissing,
+            0.5,
+            format!("a cuDNN is installed (the log names cuDNN {})", named.join(", ")),
+        ),
+    ]
+}
+
 /// JAX's CUDA plugin failing to initialize says why at the end of its traceback: when the same log
 /// shows a CUDA library check failing (`Unable to load cuSPARSE`, an outdated cuDNN or CUDA
 /// library), that check is the reason, not a plugin of another version than jaxlib
@@ -2574,6 +2662,55 @@ mod tests {
         // CUDA 12 named in the log against a CUDA 12 library: no mismatch, the library is missing.
         let same = "Cuda compilation tools, release 12.4, V12.4.131\nRuntimeError: Library libcublas.so.12 is not found or cannot be loaded";
         assert_eq!(top(same).0, "ctranslate2-library-missing");
+    }
+
+    #[test]
+    fn paddle_naming_an_older_cudnn_than_its_build_is_the_mismatch_behind_its_cudnn_errors() {
+        let warning = "W0608 17:24:55.806937 14489 device_context.h:360] WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version.";
+        assert_eq!(top(warning), ("paddle-cudnn-version-warning".into(), Category::CudnnVersionMismatch));
+        // Listed after the error it explains, which it ranks: a bad parameter is otherwise the
+        // caller's.
+        let bad_param = "ExternalError:  Cudnn error, CUDNN_STATUS_BAD_PARAM  at (/paddle/paddle/fluid/operators/batch_norm_op.cu:287)";
+        assert_eq!(top(bad_param).1, Category::UserCodeBug);
+        let both = format!("{warning}\n{bad_param}");
+        assert_eq!(top(&both), ("cudnn-bad-param".into(), Category::CudnnVersionMismatch));
+    }
+
+    #[test]
+    fn a_tensorrt_7_version_tag_error_is_an_engine_of_another_version() {
+        let text = "[TensorRT] ERROR: coreReadArchive.cpp (41) - Serialization Error in verifyHeader: 0 (Version tag does not match. Note: Current Version: 96, Serialized Engine Version: 97)";
+        assert_eq!(top(text), ("tensorrt-engine-deserialize".into(), Category::Other));
+    }
+
+    #[test]
+    fn no_kernel_image_from_jax_with_a_driver_older_than_its_cuda_is_the_driver() {
+        let error = "jax.numpy.ones(3)\nRuntimeError: Unknown: no kernel image is available for execution on the device";
+        let old =
+            format!("jax 0.3.16, jaxlib 0.3.15 with cuda-11.6.2 and nvidia driver version 470\n{error}");
+        assert_eq!(top(&old), ("cuda-no-kernel-image".into(), Category::DriverTooOld));
+        // A driver new enough for the CUDA named, or no JAX: the build's architectures.
+        let new_driver =
+            format!("jax 0.3.16, jaxlib 0.3.15 with cuda-11.6.2 and nvidia driver version 510\n{error}");
+        assert_eq!(top(&new_driver).1, Category::ArchUnsupported);
+        let torch = "torch with cuda-11.6.2 and nvidia driver version 470\nRuntimeError: CUDA error: no kernel image is available for execution on the device";
+        assert_eq!(top(torch).1, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn onnx_runtime_with_a_cudnn_of_another_major_than_its_release_loads_is_the_cudnn_mismatch() {
+        let error = "Loadlibrary failed with error 126 when trying to load onnxruntime_providers_cuda.dll";
+        let cudnn9_for_117 =
+            format!("{error}\napply yolov8n.onnx with cuda12.4 cudnn9 onnxruntime-win-x64-cuda12-1.17.1");
+        assert_eq!(top(&cudnn9_for_117), ("ort-cuda-provider".into(), Category::CudnnVersionMismatch));
+        let cudnn8_for_120 = format!("{error}\nonnxruntime-gpu==1.20.1, CUDA 12.4, cuDNN 8.9.7");
+        assert_eq!(top(&cudnn8_for_120).1, Category::CudnnVersionMismatch);
+        // The major the release needs: not the mismatch.
+        let cudnn9_for_120 = format!("{error}\nonnxruntime-gpu==1.20.1, CUDA 12.4, cuDNN 9.1");
+        assert_ne!(top(&cudnn9_for_120).1, Category::CudnnVersionMismatch);
+        assert_eq!(ort_cudnn_major(&"1.17.1".parse().unwrap(), Some(12)), Some(8));
+        assert_eq!(ort_cudnn_major(&"1.18.1".parse().unwrap(), Some(12)), None);
+        assert_eq!(ort_cudnn_major(&"1.20.0".parse().unwrap(), Some(11)), Some(8));
+        assert_eq!(ort_cudnn_major(&"1.20.0".parse().unwrap(), None), Some(9));
     }
 
     #[test]
