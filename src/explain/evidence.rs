@@ -172,6 +172,10 @@ pub struct LogEvidence {
     /// supported between these two devices'", "Cuda failure 1 'invalid argument'"): the text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_cuda_failure: Option<String>,
+    /// The Python (major.minor) the log's program ran on: a traceback's `…/python3.8/site-packages/`
+    /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub python_in_log: Option<Version>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -198,6 +202,7 @@ struct Patterns {
     tf_op: Regex,
     cuda_major_in_log: Regex,
     os_error: Regex,
+    python: Regex,
     no_nvidia_gpu: Regex,
     cpu_build: Regex,
     container: Regex,
@@ -268,6 +273,9 @@ fn patterns() -> &'static Patterns {
             // Majors 7-19 only: "CUDA 0"/"cuda:1" name devices, not releases.
             cuda_major_in_log: re(r"(?i)\b(?:cuda|cudatoolkit|cuda[ _-]toolkit)[ _-]?(7|8|9|1\d)\b(?:[^.\d]|$)"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
+            python: re(
+                r"(?i)[/\\]python(3)\.(\d{1,2})[/\\]|\bPython(?: version)?:? (3)\.(\d{1,2})\.\d{1,2}\b|-cp3(\d{1,2})-",
+            ),
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
             container: re(
@@ -600,6 +608,15 @@ pub fn extract(
         }
         ev.captured.push((name.clone(), value.clone()));
     }
+    if let Some(c) = p.python.captures(context) {
+        let v = match (c.get(2), c.get(4), c.get(5)) {
+            (Some(minor), _, _) | (_, Some(minor), _) | (_, _, Some(minor)) => {
+                format!("3.{}", minor.as_str())
+            }
+            _ => String::new(),
+        };
+        ev.python_in_log = v.parse().ok();
+    }
     if ev.xid.is_none() && context.contains("fallen off the bus") {
         ev.xid = Some(79);
     }
@@ -623,6 +640,17 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn the_python_of_the_program_is_read_from_paths_versions_and_wheel_tags() {
+        let py = |t: &str| ev(t).python_in_log.map(|v| v.to_string());
+        let frame = "  File \"/home/u/miniconda3/envs/x/lib/python3.8/site-packages/torch/cuda/__init__.py\"";
+        assert_eq!(py(frame).as_deref(), Some("3.8"));
+        assert_eq!(py("/usr/local/lib/python3.10/dist-packages/tensorflow/").as_deref(), Some("3.10"));
+        assert_eq!(py("Python version: 3.11.4 (main, Jul  5 2023)").as_deref(), Some("3.11"));
+        assert_eq!(py("torch-1.7.1+cu101-cp37-cp37m-linux_x86_64.whl").as_deref(), Some("3.7"));
+        assert_eq!(py("I use python3 and CUDA 11.8"), None);
     }
 
     #[test]

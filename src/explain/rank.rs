@@ -340,6 +340,15 @@ fn same_minor(a: &Version, b: &Version) -> bool {
     a.major() == b.major() && a.minor() == b.minor()
 }
 
+/// The cuDNN install a framework's libcudnn resolves to (its linkage, as the loader would find it).
+fn loaded_cudnn<'a>(fw: &Framework, installs: &[(&'a str, &'a Version)]) -> Option<(&'a str, &'a Version)> {
+    let linkage = fw.linkage.as_ref()?;
+    let lib = linkage.libraries.iter().find(|l| l.name.starts_with("libcudnn.so"))?;
+    let file = lib.real_path.as_deref().or(lib.path.as_deref())?;
+    let dir = file.rsplit_once('/').map_or("", |(d, _)| d).trim_end_matches('/');
+    installs.iter().find(|(d, _)| d.trim_end_matches('/') == dir).copied()
+}
+
 /// cuDNN installs on this machine against each other and against the frameworks' builds.
 pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(report) = input.report else { return vec![] };
@@ -368,7 +377,50 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
         format!("cuDNN {} is installed at {}", installs[0].1, installs[0].0),
     ));
     let mut mismatched = false;
+    // Frameworks that are known (from how the loader resolves their libcudnn) to load the cuDNN
+    // they were built with: another copy elsewhere does not reach them.
+    let mut safe: Vec<String> = Vec::new();
+    // The cuDNN the log says was found at run time, when one install here is of that version.
+    let found_in_log = input
+        .evidence
+        .cudnn_runtime
+        .as_ref()
+        .and_then(|r| installs.iter().find(|(_, v)| same_minor(v, r)).copied());
     for (fw, built) in framework_cudnn(report) {
+        if let Some((dir, v)) = found_in_log.filter(|(_, v)| !same_minor(v, built)) {
+            mismatched = true;
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                6.0,
+                format!(
+                    "the log found cuDNN {v}, installed here at {dir}; {} {} was built with cuDNN {built}",
+                    fw.kind.name(),
+                    fw.version.value
+                ),
+            ));
+            continue;
+        }
+        if let Some((dir, v)) = loaded_cudnn(fw, &installs) {
+            if same_minor(v, built) && fw.linkage.as_ref().is_some_and(|l| l.cudnn_mixes.is_empty()) {
+                safe.push(format!(
+                    "{} {} loads its own cuDNN {v} from {dir}",
+                    fw.kind.name(),
+                    fw.version.value
+                ));
+                continue;
+            }
+            mismatched = true;
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                6.0,
+                format!(
+                    "{} {} was built with cuDNN {built} and loads cuDNN {v} from {dir}",
+                    fw.kind.name(),
+                    fw.version.value
+                ),
+            ));
+            continue;
+        }
         for (dir, v) in installs.iter().filter(|(_, v)| !same_minor(v, built)) {
             mismatched = true;
             out.push(adj(
@@ -384,13 +436,15 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let distinct: BTreeSet<String> = installs.iter().map(|(_, v)| v.truncated(2).to_string()).collect();
     if !mismatched && distinct.len() > 1 {
-        mismatched = true;
         let list: Vec<String> = installs.iter().map(|(d, v)| format!("{v} at {d}")).collect();
-        out.push(adj(
-            Category::CudnnVersionMismatch,
-            3.0,
-            format!("{} cuDNN installs of different versions: {}", installs.len(), list.join("; ")),
-        ));
+        let what = format!("{} cuDNN installs of different versions: {}", installs.len(), list.join("; "));
+        if safe.is_empty() {
+            mismatched = true;
+            out.push(adj(Category::CudnnVersionMismatch, 3.0, what));
+        } else {
+            // Another program may still pick the other copy; the frameworks found do not.
+            out.push(adj(Category::CudnnVersionMismatch, 1.2, format!("{what}, but {}", safe.join("; "))));
+        }
     }
     if mismatched {
         if let Some(ld) = report.environment.iter().find(|e| e.name == "LD_LIBRARY_PATH") {
