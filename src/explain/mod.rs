@@ -175,8 +175,9 @@ pub struct Signature {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wrapper: bool,
     /// A message printed only while a container is being started (the NVIDIA container hook,
-    /// the engine's device injection): that the log shows a container says nothing about which
-    /// of its causes it is.
+    /// the engine's device injection), or one met inside containers nearly always (CUDA's
+    /// forward-compatibility error, whose compat libcuda ships in the CUDA images): that the log
+    /// shows a container says nothing about which of its causes it is.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub container_message: bool,
     /// Candidate causes.
