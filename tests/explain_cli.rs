@@ -133,7 +133,12 @@ fn another_machines_report_ranks_the_causes() {
 /// The report `cudoctor check` makes of the real H200 fixture (driver 580, Python 3.12, PyTorch
 /// 2.11.0+cu130 loading its own cuDNN 9.19, a system cuDNN 9.14 beside it), saved in `dir`.
 fn h200_report(dir: &std::path::Path) -> std::path::PathBuf {
-    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/h200-cuda13-torch211");
+    fixture_report("h200-cuda13-torch211", dir)
+}
+
+/// The report `cudoctor check` makes of a fixture machine, saved in `dir`.
+fn fixture_report(name: &str, dir: &std::path::Path) -> std::path::PathBuf {
+    let fixture = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let check = cudoctor(
         &[
             "check",
@@ -151,7 +156,7 @@ fn h200_report(dir: &std::path::Path) -> std::path::PathBuf {
         "{}",
         String::from_utf8_lossy(&check.stderr)
     );
-    let report = dir.join("h200.json");
+    let report = dir.join(format!("{name}.json"));
     fs_err::write(&report, &check.stdout).unwrap();
     report
 }
@@ -231,4 +236,23 @@ fn a_log_from_another_machine_is_ranked_on_its_text_and_says_why() {
         json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", own], None));
     assert!(v["errors"][0]["facts_not_used"].is_null(), "{}", v["errors"][0]["facts_not_used"]);
     assert_eq!(v["errors"][0]["causes"][0]["category"], "cuda_runtime_mismatch");
+}
+
+#[test]
+fn a_library_asked_for_by_its_full_version_is_found_by_its_soname() {
+    // CTranslate2 asks for libcudnn_ops.so.9.1.0; the fixture's pip cuDNN 9.5 has libcudnn_ops.so.9,
+    // which the loader would take: it is not on the path, not of another version.
+    let dir = tempfile::tempdir().unwrap();
+    let report = fixture_report("pip-torch-cu126", dir.path());
+    let msg = "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}";
+    let v =
+        json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", msg], None));
+    let top = &v["errors"][0]["causes"][0];
+    assert_eq!(top["category"], "library_not_found", "{top}");
+    assert!(top["facts"].to_string().contains("libcudnn_ops.so.9 (serving libcudnn_ops.so.9.1.0) exists at"));
+    // A cuDNN of another major is a version mismatch on the same machine.
+    let msg = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory";
+    let v =
+        json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", msg], None));
+    assert_eq!(v["errors"][0]["causes"][0]["category"], "cudnn_version_mismatch");
 }

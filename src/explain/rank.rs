@@ -1161,21 +1161,30 @@ pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let file_name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    // The soname the loader resolves for a fully versioned name: any libcudnn_ops.so.9 serves a
+    // program asking for libcudnn_ops.so.9.1.0 (CTranslate2 tries both).
+    let soname = match (file.split_once(".so."), so_major(file)) {
+        (Some((stem, _)), Some(major)) => format!("{stem}.so.{major}"),
+        _ => file.to_string(),
+    };
+    let named = |n: &str| n == file || n == soname;
     let exact: Vec<&str> = report
         .libraries
         .iter()
         .filter(|l| {
-            l.name == file || file_name(&l.path) == file || l.links.iter().any(|k| file_name(k) == file)
+            named(&l.name) || named(&file_name(&l.path)) || l.links.iter().any(|k| named(&file_name(k)))
         })
         .map(|l| l.path.as_str())
         .collect();
     if let Some(path) = exact.first() {
         let dir = path.rsplit_once('/').map_or(*path, |(d, _)| d);
+        let found =
+            if file_name(path) == file { file.to_string() } else { format!("{soname} (serving {file})") };
         return vec![
             adj(
                 Category::LibraryNotFound,
                 4.0,
-                format!("{file} exists at {dir}, a directory the loader did not search"),
+                format!("{found} exists at {dir}, a directory the loader did not search"),
             ),
             adj(
                 Category::EnvVarMisconfig,
