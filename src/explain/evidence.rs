@@ -129,6 +129,11 @@ pub struct LogEvidence {
     /// `TF-GPU 1.1.0`): its GPU build loads the CUDA it was built for (data/frameworks.toml).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tf_in_log: Option<Version>,
+    /// An ONNX Runtime release the log names (`onnxruntime-gpu 1.16.3`, `onnxruntime-gpu==1.18.1`,
+    /// `ONNX Runtime: 1.16.3`), the GPU package's when both packages are named: the CUDA and cuDNN
+    /// majors its build needs are in data/frameworks.toml.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ort_in_log: Option<Version>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -224,6 +229,8 @@ struct Patterns {
     worker_exit: Regex,
     nccl_cuda_failure: Regex,
     tf_template: Regex,
+    ort_named: Regex,
+    cudnn_file: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -333,6 +340,14 @@ fn patterns() -> &'static Patterns {
             tf_template: re(
                 r"(?i)\b(?:tensorflow(?:-gpu)?|tf)(?:[ \t]+version)?(?:[ \t]*\(use command below\))?(?:[ \t]*:[ \t]*|[ \t]*==[ \t]*|[ \t]+|\s*\n\s*)(?:v\d[\w.-]*[ \t]+)?v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
+            // "onnxruntime-gpu 1.16.3", "onnxruntime-gpu==1.18.1", "onnxruntime-gpu-1.18.1",
+            // "ONNX Runtime: 1.16.3"; group 1 is the GPU package's suffix.
+            ort_named: re(
+                r"(?i)\bonnx ?runtime(-gpu)?(?:[ \t]+version)?[ \t]*(?:==|:|-|[ \t])[ \t]*v?(1\.\d{1,2}(?:\.\d{1,2})?)\b",
+            ),
+            // A cuDNN library file by name: the DLL (`cudnn64_9.dll`, `cudnn_ops_infer64_8.dll`) or
+            // the soname (`libcudnn_ops.so.9`), its major in group 1 or 2.
+            cudnn_file: re(r"(?i)\bcudnn(?:_[a-z_]+)?64_(\d{1,2})\.dll\b|\blibcudnn(?:_[a-z_]+)?\.so\.(\d{1,2})\b"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(
                 r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|undefined symbol ((?:_Z|[a-z]+[A-Z_])[A-Za-z0-9_@.]*)|symbol ([A-Za-z0-9_@.]+),? version \S+ not defined in file",
@@ -567,6 +582,8 @@ pub fn extract(
             ev.tf_in_log = c[1].parse().ok();
         }
     }
+    let ort: Vec<regex::Captures<'_>> = p.ort_named.captures_iter(context).take(16).collect();
+    ev.ort_in_log = ort.iter().find(|c| c.get(1).is_some()).or(ort.first()).and_then(|c| c[2].parse().ok());
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
     let key = key.trim_end_matches('.');
@@ -582,6 +599,23 @@ pub fn extract(
             ev.library = Some(c[2].to_string());
             if !groups.iter().any(|(name, _)| name == "dir") {
                 ev.captured.push(("dir".into(), c[1].replace("\\\\", "\\")));
+            }
+        }
+    }
+    // A cuDNN library of another major named beside the one that is missing ("saw
+    // cudnn_ops_infer64_9.dll instead of cudnn_ops_infer64_8.dll" in torch\lib,
+    // https://github.com/m-bain/whisperX/issues/899): that cuDNN is there. The missing file's own
+    // major (the same name repeated, its siblings) says nothing of what is installed.
+    let file_major =
+        |c: &regex::Captures<'_>| c.get(1).or(c.get(2)).and_then(|m| m.as_str().parse::<u64>().ok());
+    let wanted = ev.library.as_deref().and_then(|l| p.cudnn_file.captures(l).and_then(|c| file_major(&c)));
+    if let Some(wanted) = wanted {
+        for c in p.cudnn_file.captures_iter(context).take(32) {
+            let Some(major) = file_major(&c).filter(|m| *m != wanted && (5..=9).contains(m)) else {
+                continue;
+            };
+            if !ev.cudnn_in_log.iter().any(|v| v.major() == major) && ev.cudnn_in_log.len() < 8 {
+                ev.cudnn_in_log.push(Version::from_parts(&[major]));
             }
         }
     }
@@ -623,6 +657,36 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn the_onnxruntime_release_named_is_the_gpu_packages_when_both_are_listed() {
+        let v = |t: &str| ev(t).ort_in_log.map(|v| v.to_string());
+        assert_eq!(
+            v("i am using cuda 11.8, onnxruntime-gpu 1.16.3 and python 3.10.0."),
+            Some("1.16.3".into())
+        );
+        assert_eq!(
+            v("onnxruntime                       1.17.1\nonnxruntime-gpu                   1.20.1"),
+            Some("1.20.1".into())
+        );
+        assert_eq!(v("pip install onnxruntime-gpu==1.18.1"), Some("1.18.1".into()));
+        assert_eq!(v("- ONNX Runtime: 1.16.3"), Some("1.16.3".into()));
+        assert_eq!(v("import onnxruntime as ort"), None);
+    }
+
+    #[test]
+    fn a_cudnn_library_of_another_major_beside_the_missing_one_is_a_cudnn_the_log_names() {
+        let text = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!\n\
+                    Took a look in torch\\lib and saw `cudnn_ops_infer64_9.dll` instead of `cudnn_ops_infer64_8.dll`";
+        let e = extract(text, "cudnn_ops_infer64_8.dll", &[], None, table());
+        assert_eq!(majors(&e), vec![9]);
+        // The missing file repeated, or a sibling of its own major, says nothing of what is there.
+        let text = "Could not load library cudnn_cnn_infer64_8.dll. Error code 126\nPlease make sure cudnn_cnn_infer64_8.dll is in your library path!\ncudnn_ops_infer64_8.dll";
+        let e = extract(text, "cudnn_cnn_infer64_8.dll", &[], None, table());
+        assert!(e.cudnn_in_log.is_empty());
+        // Without a missing cuDNN library, a file name in a listing is not read as installed.
+        assert!(ev("ls torch/lib: cudnn64_9.dll cudnn_ops64_9.dll").cudnn_in_log.is_empty());
     }
 
     #[test]

@@ -117,6 +117,7 @@ pub const RULES: &[Rule] = &[
     ptxas_older_than_cuda_in_log,
     jax_plugin_failure_reason,
     cudnn_attention_arch,
+    ort_build_vs_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -454,7 +455,10 @@ pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment>
 /// one.
 pub fn version_check_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(lib) = input.evidence.library.as_deref() else { return vec![] };
+    // A file name (`cudnn_ops_infer64_8.dll`, `libcudnn.so.8`) is a library the loader missed, not
+    // the one a version check names.
     if lib.starts_with("lib")
+        || lib.contains('.')
         || !has(input, Category::CudnnVersionMismatch)
         || !has(input, Category::CudaRuntimeMismatch)
     {
@@ -1697,6 +1701,82 @@ pub fn driver_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// The CUDA major and cuDNN major the PyPI `onnxruntime-gpu` release `version` is built for, from
+/// the knowledge base's requirements rows (the default package, not the separate CUDA 12/11 feeds).
+fn ort_build_needs(version: &Version) -> Option<(u32, Option<u64>)> {
+    let kb = crate::kb::kb().ok()?;
+    let build = kb
+        .frameworks
+        .build
+        .iter()
+        .find(|b| b.framework == "onnxruntime" && b.package == "onnxruntime-gpu" && b.covers(version))?;
+    let cuda = build.cuda.first()?.major();
+    let cudnn = build.cudnn.as_deref().and_then(|c| {
+        let digits: String = c.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    });
+    Some((cuda, cudnn))
+}
+
+/// ONNX Runtime's CUDA provider failing to load, against the onnxruntime-gpu release and the CUDA
+/// the log names: each release is built for one CUDA major and one cuDNN major (the requirements
+/// table). A CUDA of another major is the mismatch (an ORT for CUDA 11.8 next to CUDA 12.1:
+/// https://github.com/Gourieff/sd-webui-reactor/issues/310, /418); the CUDA it was built for
+/// leaves cuDNN, most often of the wrong major (cuDNN 9 from NVIDIA's current installer where
+/// 1.16 needs 8: https://github.com/hacksider/Deep-Live-Cam/issues/948), and a cuDNN the log
+/// names of another major than the build needs says so. With a machine's facts, the installed
+/// libraries decide.
+pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id != "ort-cuda-provider" {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let Some(ort) = ev.ort_in_log.as_ref() else { return vec![] };
+    let Some((cuda_major, cudnn_major)) = ort_build_needs(ort) else { return vec![] };
+    let mut out = Vec::new();
+    let built = format!("onnxruntime-gpu {ort} is built for CUDA {cuda_major}");
+    // A CUDA library the provider could not load (libcublas.so.11) is that library's problem.
+    let cuda_library_missing =
+        ev.library.as_deref().is_some_and(|l| !l.to_ascii_lowercase().contains("cudnn"));
+    if let Some(cuda) = ev.cuda_in_log {
+        if cuda.major != cuda_major {
+            out.push(adj(
+                Category::CudaRuntimeMismatch,
+                3.0,
+                format!("{built}, and the log names CUDA {cuda}"),
+            ));
+        } else {
+            out.push(adj(
+                Category::CudaRuntimeMismatch,
+                0.3,
+                format!("{built}, the CUDA {cuda} the log names: its cuDNN is what is left"),
+            ));
+            if !cuda_library_missing && has(input, Category::CudnnVersionMismatch) {
+                let needs = cudnn_major.map(|m| format!(" and cuDNN {m}")).unwrap_or_default();
+                out.push(adj(
+                    Category::CudnnVersionMismatch,
+                    3.0,
+                    format!(
+                        "{built}{needs}, and the log names CUDA {cuda}: the cuDNN is the likelier misfit"
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(need) = cudnn_major {
+        if let Some(other) = ev.cudnn_in_log.iter().find(|v| v.major() != need) {
+            if has(input, Category::CudnnVersionMismatch) {
+                out.push(adj(
+                    Category::CudnnVersionMismatch,
+                    4.0,
+                    format!("onnxruntime-gpu {ort} needs cuDNN {need}, and the log names cuDNN {other}"),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// cuDNN's graph API finding no plan, against the GPU the log names: its fused attention has
 /// engines for Ampere (sm_80) and newer only ("cuDNN SDPA doesn't support Turing GPUs",
 /// https://github.com/karpathy/llm.c/issues/761), so an older GPU explains it and a newer one
@@ -2076,6 +2156,19 @@ mod tests {
         assert_eq!(top(vgpu), ("cuda-not-supported".into(), Category::EnvVarMisconfig));
         let alloc = "PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync\nCUDA error: operation not supported";
         assert_eq!(top(alloc), ("cuda-not-supported".into(), Category::EnvVarMisconfig));
+    }
+
+    #[test]
+    fn onnxruntimes_cuda_provider_is_held_against_the_release_and_cuda_the_log_names() {
+        let line = "CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN";
+        // The provider's message alone: the CUDA major is the commonest misfit.
+        assert_eq!(top(line), ("ort-cuda-provider".into(), Category::CudaRuntimeMismatch));
+        // A 1.16 build is for CUDA 11.8: with CUDA 11.8 named, cuDNN is what is left.
+        let same = format!("i am using cuda 11.8, onnxruntime-gpu 1.16.3 and python 3.10.0.\n{line}");
+        assert_eq!(top(&same), ("ort-cuda-provider".into(), Category::CudnnVersionMismatch));
+        // The same release with CUDA 12.1 is the CUDA mismatch.
+        let other = format!("CUDA 12.1, onnxruntime-gpu 1.16.3\n{line}");
+        assert_eq!(top(&other), ("ort-cuda-provider".into(), Category::CudaRuntimeMismatch));
     }
 
     #[test]
