@@ -1751,7 +1751,17 @@ pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 0.3,
                 format!("{built}, the CUDA {cuda} the log names: its cuDNN is what is left"),
             ));
-            if !cuda_library_missing && has(input, Category::CudnnVersionMismatch) {
+            // The user naming only the cuDNN major the build needs leaves where it is installed.
+            let right_cudnn_named = cudnn_major.is_some_and(|need| {
+                !ev.cudnn_in_log.is_empty() && ev.cudnn_in_log.iter().all(|v| v.major() == need)
+            });
+            if right_cudnn_named && has(input, Category::LibraryNotFound) {
+                out.push(adj(
+                    Category::LibraryNotFound,
+                    3.0,
+                    format!("{built}, and the log names CUDA {cuda} and the cuDNN major it needs: they are installed where the loader does not look"),
+                ));
+            } else if !cuda_library_missing && has(input, Category::CudnnVersionMismatch) {
                 let needs = cudnn_major.map(|m| format!(" and cuDNN {m}")).unwrap_or_default();
                 out.push(adj(
                     Category::CudnnVersionMismatch,
@@ -2169,6 +2179,9 @@ mod tests {
         // The same release with CUDA 12.1 is the CUDA mismatch.
         let other = format!("CUDA 12.1, onnxruntime-gpu 1.16.3\n{line}");
         assert_eq!(top(&other), ("ort-cuda-provider".into(), Category::CudaRuntimeMismatch));
+        // With the cuDNN major it needs named too, the libraries are there but not found.
+        let both = format!("CUDA 11.8, cuDNN 8.9.7, ONNX Runtime: 1.16.3\n{line}");
+        assert_eq!(top(&both), ("ort-cuda-provider".into(), Category::LibraryNotFound));
     }
 
     #[test]
