@@ -260,7 +260,7 @@ fn patterns() -> &'static Patterns {
             // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
             // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?:?\s*(\d{1,2})\.(\d)\b",
+                r"(?i)\b(?:cuda(?:[ _-]?toolkit)?|cuda compilation tools, release)(?: version is)?(?:[ \t]*:)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?:?\s*(\d{1,2})\.(\d)\b",
             ),
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
@@ -657,6 +657,15 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn a_cuda_toolkit_named_with_a_colon_or_the_word_toolkit_is_the_cuda_in_the_log() {
+        let cuda = |t: &str| ev(t).cuda_in_log.map(|v| v.to_string());
+        assert_eq!(cuda("- CUDA Toolkit: 11.8"), Some("11.8".into()));
+        assert_eq!(cuda("Install CUDA Toolkit 12.1 first"), Some("12.1".into()));
+        assert_eq!(cuda("device: NVIDIA GeForce RTX 3090\ncuda: 12.1\ncudnn: 8801"), Some("12.1".into()));
+        assert_eq!(cuda("Device: cuda:0 NVIDIA GeForce RTX 4070 Ti : native"), None);
     }
 
     #[test]
