@@ -131,12 +131,16 @@ pub struct LogEvidence {
     /// `TF-GPU 1.1.0`): its GPU build loads the CUDA it was built for (data/frameworks.toml).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tf_in_log: Option<Version>,
-    /// An ONNX Runtime version the log names (`onnxruntime-gpu==1.17.0`, `onnxruntime-gpu 1.16`,
-    /// the Windows archive `onnxruntime-win-x64-cuda12-1.17.1`, the NuGet package
-    /// `Microsoft.ML.OnnxRuntime.GPU (nuget package VERSION 1.16.0)`): it fixes the cuDNN major the
-    /// build loads.
+    /// An ONNX Runtime release the log names (`onnxruntime-gpu 1.16.3`, `onnxruntime-gpu==1.18.1`,
+    /// `ONNX Runtime: 1.16.3`, the Windows archive `onnxruntime-win-x64-cuda12-1.17.1`, the NuGet
+    /// package `Microsoft.ML.OnnxRuntime.GPU (nuget package VERSION 1.16.0)`), the GPU package's
+    /// when both packages are named: the CUDA and cuDNN majors its build needs are in
+    /// data/frameworks.toml.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ort_in_log: Option<Version>,
+    /// The CUDA major an ONNX Runtime package's name gives (`onnxruntime-win-x64-cuda12-1.17.1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ort_build_cuda: Option<u32>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -229,7 +233,6 @@ struct Patterns {
     cudnn_named: Regex,
     torch_named: Regex,
     tf_named: Regex,
-    ort_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
     allocator_or_vgpu: Regex,
@@ -239,6 +242,8 @@ struct Patterns {
     worker_exit: Regex,
     nccl_cuda_failure: Regex,
     tf_template: Regex,
+    ort_named: Regex,
+    cudnn_file: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -268,7 +273,7 @@ fn patterns() -> &'static Patterns {
             // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
             // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?\**:?\**\s*(\d{1,2})\.(\d)\b",
+                r"(?i)\b(?:cuda(?:[ _-]?toolkit)?|cuda compilation tools, release)(?: version is)?(?:[ \t]*:)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?\**:?\**\s*(\d{1,2})\.(\d)\b",
             ),
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
@@ -330,10 +335,6 @@ fn patterns() -> &'static Patterns {
             tf_named: re(
                 r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?\**[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
-            // Not the CPU package's own pins alone: any "onnxruntime…" name followed by a 1.x version.
-            ort_named: re(
-                r"(?i)\bonnxruntime(?:[-_.]gpu)?(?:[-_]win[-_]x64)?(?:[-_]cuda1\d)?(?:[ \t]*\(nuget package)?(?:[ \t]+version)?[ \t]*(?:==|:|-|[ \t])[ \t]*v?(1\.\d{1,2}(?:\.\d{1,2})?)\b",
-            ),
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
             ),
@@ -357,6 +358,16 @@ fn patterns() -> &'static Patterns {
             tf_template: re(
                 r"(?i)\b(?:tensorflow(?:-gpu)?|tf)(?:[ \t]+version)?(?:[ \t]*\(use command below\))?\**(?:[ \t]*:[ \t]*|[ \t]*==[ \t]*|[ \t]+|\s*\n\s*)(?:v\d[\w.-]*[ \t]+)?v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
+            // "onnxruntime-gpu 1.16.3", "onnxruntime-gpu==1.18.1", "onnxruntime-gpu-1.18.1",
+            // "ONNX Runtime: 1.16.3", "onnxruntime-win-x64-cuda12-1.17.1",
+            // "OnnxRuntime.GPU (nuget package VERSION 1.16.0)"; group 1 is the GPU package's suffix,
+            // group 2 a CUDA major in the name, group 3 the version.
+            ort_named: re(
+                r"(?i)\bonnx ?runtime([-_.]gpu)?(?:[-_]win[-_]x64)?(?:[-_]cuda(1\d))?(?:[ \t]*\(nuget package)?(?:[ \t]+version)?[ \t]*(?:==|:|-|[ \t])[ \t]*v?(1\.\d{1,2}(?:\.\d{1,2})?)\b",
+            ),
+            // A cuDNN library file by name: the DLL (`cudnn64_9.dll`, `cudnn_ops_infer64_8.dll`) or
+            // the soname (`libcudnn_ops.so.9`), its major in group 1 or 2.
+            cudnn_file: re(r"(?i)\bcudnn(?:_[a-z_]+)?64_(\d{1,2})\.dll\b|\blibcudnn(?:_[a-z_]+)?\.so\.(\d{1,2})\b"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(
                 r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|undefined symbol ((?:_Z|[a-z]+[A-Z_])[A-Za-z0-9_@.]*)|symbol ([A-Za-z0-9_@.]+),? version \S+ not defined in file",
@@ -599,14 +610,15 @@ pub fn extract(
     if let Some(c) = p.tf_named.captures(context) {
         ev.tf_in_log = c[1].parse().ok();
     }
-    if let Some(c) = p.ort_named.captures(context) {
-        ev.ort_in_log = c[1].parse().ok();
-    }
     if ev.tf_in_log.is_none() {
         if let Some(c) = p.tf_template.captures(context) {
             ev.tf_in_log = c[1].parse().ok();
         }
     }
+    let ort: Vec<regex::Captures<'_>> = p.ort_named.captures_iter(context).take(16).collect();
+    let named = ort.iter().find(|c| c.get(1).is_some()).or(ort.first());
+    ev.ort_in_log = named.and_then(|c| c[3].parse().ok());
+    ev.ort_build_cuda = named.and_then(|c| c.get(2)).and_then(|m| m.as_str().parse().ok());
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
     let key = key.trim_end_matches('.');
@@ -622,6 +634,23 @@ pub fn extract(
             ev.library = Some(c[2].to_string());
             if !groups.iter().any(|(name, _)| name == "dir") {
                 ev.captured.push(("dir".into(), c[1].replace("\\\\", "\\")));
+            }
+        }
+    }
+    // A cuDNN library of another major named beside the one that is missing ("saw
+    // cudnn_ops_infer64_9.dll instead of cudnn_ops_infer64_8.dll" in torch\lib,
+    // https://github.com/m-bain/whisperX/issues/899): that cuDNN is there. The missing file's own
+    // major (the same name repeated, its siblings) says nothing of what is installed.
+    let file_major =
+        |c: &regex::Captures<'_>| c.get(1).or(c.get(2)).and_then(|m| m.as_str().parse::<u64>().ok());
+    let wanted = ev.library.as_deref().and_then(|l| p.cudnn_file.captures(l).and_then(|c| file_major(&c)));
+    if let Some(wanted) = wanted {
+        for c in p.cudnn_file.captures_iter(context).take(32) {
+            let Some(major) = file_major(&c).filter(|m| *m != wanted && (5..=9).contains(m)) else {
+                continue;
+            };
+            if !ev.cudnn_in_log.iter().any(|v| v.major() == major) && ev.cudnn_in_log.len() < 8 {
+                ev.cudnn_in_log.push(Version::from_parts(&[major]));
             }
         }
     }
@@ -672,6 +701,45 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn a_cuda_toolkit_named_with_a_colon_or_the_word_toolkit_is_the_cuda_in_the_log() {
+        let cuda = |t: &str| ev(t).cuda_in_log.map(|v| v.to_string());
+        assert_eq!(cuda("- CUDA Toolkit: 11.8"), Some("11.8".into()));
+        assert_eq!(cuda("Install CUDA Toolkit 12.1 first"), Some("12.1".into()));
+        assert_eq!(cuda("device: NVIDIA GeForce RTX 3090\ncuda: 12.1\ncudnn: 8801"), Some("12.1".into()));
+        assert_eq!(cuda("Device: cuda:0 NVIDIA GeForce RTX 4070 Ti : native"), None);
+    }
+
+    #[test]
+    fn the_onnxruntime_release_named_is_the_gpu_packages_when_both_are_listed() {
+        let v = |t: &str| ev(t).ort_in_log.map(|v| v.to_string());
+        assert_eq!(
+            v("i am using cuda 11.8, onnxruntime-gpu 1.16.3 and python 3.10.0."),
+            Some("1.16.3".into())
+        );
+        assert_eq!(
+            v("onnxruntime                       1.17.1\nonnxruntime-gpu                   1.20.1"),
+            Some("1.20.1".into())
+        );
+        assert_eq!(v("pip install onnxruntime-gpu==1.18.1"), Some("1.18.1".into()));
+        assert_eq!(v("- ONNX Runtime: 1.16.3"), Some("1.16.3".into()));
+        assert_eq!(v("import onnxruntime as ort"), None);
+    }
+
+    #[test]
+    fn a_cudnn_library_of_another_major_beside_the_missing_one_is_a_cudnn_the_log_names() {
+        let text = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!\n\
+                    Took a look in torch\\lib and saw `cudnn_ops_infer64_9.dll` instead of `cudnn_ops_infer64_8.dll`";
+        let e = extract(text, "cudnn_ops_infer64_8.dll", &[], None, table());
+        assert_eq!(majors(&e), vec![9]);
+        // The missing file repeated, or a sibling of its own major, says nothing of what is there.
+        let text = "Could not load library cudnn_cnn_infer64_8.dll. Error code 126\nPlease make sure cudnn_cnn_infer64_8.dll is in your library path!\ncudnn_ops_infer64_8.dll";
+        let e = extract(text, "cudnn_cnn_infer64_8.dll", &[], None, table());
+        assert!(e.cudnn_in_log.is_empty());
+        // Without a missing cuDNN library, a file name in a listing is not read as installed.
+        assert!(ev("ls torch/lib: cudnn64_9.dll cudnn_ops64_9.dll").cudnn_in_log.is_empty());
     }
 
     #[test]

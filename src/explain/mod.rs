@@ -834,6 +834,10 @@ mod tests {
         assert!(t.build_folded().is_some(), "every regex also compiles ignoring case");
         for sig in &t.signatures {
             assert!(sig.source.starts_with("https://"), "{} has no public source", sig.id);
+            let mut categories: Vec<Category> = sig.causes.iter().map(|c| c.category).collect();
+            categories.sort_by_key(|c| c.name());
+            categories.dedup();
+            assert_eq!(categories.len(), sig.causes.len(), "{} lists a category twice", sig.id);
             let total: f64 = sig.causes.iter().map(|c| c.weight).sum();
             assert!((0.5..=1.5).contains(&total), "{} weights sum to {total}", sig.id);
         }

@@ -118,7 +118,7 @@ pub const RULES: &[Rule] = &[
     jax_plugin_failure_reason,
     cudnn_attention_arch,
     xla_kernel_image_vs_driver,
-    ort_build_vs_cudnn_in_log,
+    ort_build_vs_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -539,7 +539,10 @@ pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment>
 /// one.
 pub fn version_check_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(lib) = input.evidence.library.as_deref() else { return vec![] };
+    // A file name (`cudnn_ops_infer64_8.dll`, `libcudnn.so.8`) is a library the loader missed, not
+    // the one a version check names.
     if lib.starts_with("lib")
+        || lib.contains('.')
         || !has(input, Category::CudnnVersionMismatch)
         || !has(input, Category::CudaRuntimeMismatch)
     {
@@ -1799,6 +1802,97 @@ pub fn driver_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// The CUDA major and cuDNN major the PyPI `onnxruntime-gpu` release `version` is built for, from
+/// the knowledge base's requirements rows (the default package, not the separate CUDA 12/11 feeds).
+fn ort_build_needs(version: &Version, cuda_in_name: Option<u32>) -> Option<(u32, Option<u64>)> {
+    let kb = crate::kb::kb().ok()?;
+    // Builds are per minor release: 1.17.1 is a "1.17" row's.
+    let minor = version.truncated(2);
+    let builds = || kb.frameworks.build.iter().filter(|b| b.framework == "onnxruntime" && b.covers(&minor));
+    // A package name with its CUDA major (`…-cuda12-1.17.1`) picks that build; else PyPI's default.
+    let named = cuda_in_name.and_then(|m| {
+        builds().find(|b| {
+            b.package.starts_with("onnxruntime-gpu") && b.cuda.first().is_some_and(|c| c.major() == m)
+        })
+    });
+    let build = named.or_else(|| builds().find(|b| b.package == "onnxruntime-gpu"))?;
+    let cuda = build.cuda.first()?.major();
+    let cudnn = build.cudnn.as_deref().and_then(|c| {
+        let digits: String = c.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    });
+    Some((cuda, cudnn))
+}
+
+/// ONNX Runtime's CUDA provider failing to load, against the onnxruntime-gpu release and the CUDA
+/// the log names: each release is built for one CUDA major and one cuDNN major (the requirements
+/// table). A CUDA of another major is the mismatch (an ORT for CUDA 11.8 next to CUDA 12.1:
+/// https://github.com/Gourieff/sd-webui-reactor/issues/310, /418); the CUDA it was built for
+/// leaves cuDNN, most often of the wrong major (cuDNN 9 from NVIDIA's current installer where
+/// 1.16 needs 8: https://github.com/hacksider/Deep-Live-Cam/issues/948), and a cuDNN the log
+/// names of another major than the build needs says so. With a machine's facts, the installed
+/// libraries decide.
+pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id != "ort-cuda-provider" {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let Some(ort) = ev.ort_in_log.as_ref() else { return vec![] };
+    let Some((cuda_major, cudnn_major)) = ort_build_needs(ort, ev.ort_build_cuda) else { return vec![] };
+    let mut out = Vec::new();
+    let built = format!("onnxruntime-gpu {ort} is built for CUDA {cuda_major}");
+    // A CUDA library the provider could not load (libcublas.so.11) is that library's problem.
+    let cuda_library_missing =
+        ev.library.as_deref().is_some_and(|l| !l.to_ascii_lowercase().contains("cudnn"));
+    if let Some(cuda) = ev.cuda_in_log {
+        if cuda.major != cuda_major {
+            out.push(adj(
+                Category::CudaRuntimeMismatch,
+                3.0,
+                format!("{built}, and the log names CUDA {cuda}"),
+            ));
+        } else {
+            out.push(adj(
+                Category::CudaRuntimeMismatch,
+                0.3,
+                format!("{built}, the CUDA {cuda} the log names: its cuDNN is what is left"),
+            ));
+            // The user naming only the cuDNN major the build needs leaves where it is installed.
+            let right_cudnn_named = cudnn_major.is_some_and(|need| {
+                !ev.cudnn_in_log.is_empty() && ev.cudnn_in_log.iter().all(|v| v.major() == need)
+            });
+            if right_cudnn_named && has(input, Category::LibraryNotFound) {
+                out.push(adj(
+                    Category::LibraryNotFound,
+                    3.0,
+                    format!("{built}, and the log names CUDA {cuda} and the cuDNN major it needs: they are installed where the loader does not look"),
+                ));
+            } else if !cuda_library_missing && has(input, Category::CudnnVersionMismatch) {
+                let needs = cudnn_major.map(|m| format!(" and cuDNN {m}")).unwrap_or_default();
+                out.push(adj(
+                    Category::CudnnVersionMismatch,
+                    3.0,
+                    format!(
+                        "{built}{needs}, and the log names CUDA {cuda}: the cuDNN is the likelier misfit"
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(need) = cudnn_major {
+        if let Some(other) = ev.cudnn_in_log.iter().find(|v| v.major() != need) {
+            if has(input, Category::CudnnVersionMismatch) {
+                out.push(adj(
+                    Category::CudnnVersionMismatch,
+                    4.0,
+                    format!("onnxruntime-gpu {ort} needs cuDNN {need}, and the log names cuDNN {other}"),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// cuDNN's graph API finding no plan, against the GPU the log names: its fused attention has
 /// engines for Ampere (sm_80) and newer only ("cuDNN SDPA doesn't support Turing GPUs",
 /// https://github.com/karpathy/llm.c/issues/761), so an older GPU explains it and a newer one
@@ -2176,60 +2270,6 @@ pub fn xla_kernel_image_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
     ]
 }
 
-/// The cuDNN major an ONNX Runtime release loads, from the CUDA execution provider's requirements
-/// table: 8 up to 1.17 (and the CUDA 11 builds of every release), 9 for the CUDA 12 builds from
-/// 1.19 on; 1.18 changed it between its patch releases, so it decides nothing.
-fn ort_cudnn_major(ort: &Version, cuda_major: Option<u32>) -> Option<u64> {
-    let (major, minor) = (ort.major(), ort.minor());
-    if major != 1 {
-        return None;
-    }
-    match minor {
-        0..=17 => Some(8),
-        18 => None,
-        _ if cuda_major == Some(11) => Some(8),
-        _ => Some(9),
-    }
-}
-
-/// ONNX Runtime's CUDA provider failing to load, with the ONNX Runtime version and the cuDNN major
-/// the log names: a cuDNN of another major than the release loads is the mismatch (1.17.1 with
-/// cuDNN 9: https://github.com/microsoft/onnxruntime/issues/20223; 1.18.1 asking for libcudnn.so.9 on
-/// a cuDNN 8 machine: /21684); the major it needs makes the mismatch unlikely
-/// (https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements).
-pub fn ort_build_vs_cudnn_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
-        return vec![];
-    }
-    let ev = input.evidence;
-    let Some(ort) = &ev.ort_in_log else { return vec![] };
-    let Some(needed) = ort_cudnn_major(ort, ev.cuda_in_log.map(|c| c.major)) else { return vec![] };
-    let majors: Vec<u64> = ev.cudnn_in_log.iter().map(Version::major).collect();
-    if majors.is_empty() {
-        return vec![];
-    }
-    if majors.contains(&needed) {
-        return vec![adj(
-            Category::CudnnVersionMismatch,
-            0.5,
-            format!("ONNX Runtime {ort} loads cuDNN {needed}, the major the log names"),
-        )];
-    }
-    let named: Vec<String> = majors.iter().map(u64::to_string).collect();
-    vec![
-        adj(
-            Category::CudnnVersionMismatch,
-            8.0,
-            format!("ONNX Runtime {ort} loads cuDNN {needed}, and the log names cuDNN {}", named.join(", ")),
-        ),
-        adj(
-            Category::CudnnMissing,
-            0.5,
-            format!("a cuDNN is installed (the log names cuDNN {})", named.join(", ")),
-        ),
-    ]
-}
-
 /// JAX's CUDA plugin failing to initialize says why at the end of its traceback: when the same log
 /// shows a CUDA library check failing (`Unable to load cuSPARSE`, an outdated cuDNN or CUDA
 /// library), that check is the reason, not a plugin of another version than jaxlib
@@ -2263,6 +2303,22 @@ mod tests {
         assert_eq!(top(vgpu), ("cuda-not-supported".into(), Category::EnvVarMisconfig));
         let alloc = "PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync\nCUDA error: operation not supported";
         assert_eq!(top(alloc), ("cuda-not-supported".into(), Category::EnvVarMisconfig));
+    }
+
+    #[test]
+    fn onnxruntimes_cuda_provider_is_held_against_the_release_and_cuda_the_log_names() {
+        let line = "CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of CUDA and cuDNN";
+        // The provider's message alone: the CUDA major is the commonest misfit.
+        assert_eq!(top(line), ("ort-cuda-provider".into(), Category::CudaRuntimeMismatch));
+        // A 1.16 build is for CUDA 11.8: with CUDA 11.8 named, cuDNN is what is left.
+        let same = format!("i am using cuda 11.8, onnxruntime-gpu 1.16.3 and python 3.10.0.\n{line}");
+        assert_eq!(top(&same), ("ort-cuda-provider".into(), Category::CudnnVersionMismatch));
+        // The same release with CUDA 12.1 is the CUDA mismatch.
+        let other = format!("CUDA 12.1, onnxruntime-gpu 1.16.3\n{line}");
+        assert_eq!(top(&other), ("ort-cuda-provider".into(), Category::CudaRuntimeMismatch));
+        // With the cuDNN major it needs named too, the libraries are there but not found.
+        let both = format!("CUDA 11.8, cuDNN 8.9.7, ONNX Runtime: 1.16.3\n{line}");
+        assert_eq!(top(&both), ("ort-cuda-provider".into(), Category::LibraryNotFound));
     }
 
     #[test]
@@ -2716,10 +2772,6 @@ mod tests {
         // The major the release needs: not the mismatch.
         let cudnn9_for_120 = format!("{error}\nonnxruntime-gpu==1.20.1, CUDA 12.4, cuDNN 9.1");
         assert_ne!(top(&cudnn9_for_120).1, Category::CudnnVersionMismatch);
-        assert_eq!(ort_cudnn_major(&"1.17.1".parse().unwrap(), Some(12)), Some(8));
-        assert_eq!(ort_cudnn_major(&"1.18.1".parse().unwrap(), Some(12)), None);
-        assert_eq!(ort_cudnn_major(&"1.20.0".parse().unwrap(), Some(11)), Some(8));
-        assert_eq!(ort_cudnn_major(&"1.20.0".parse().unwrap(), None), Some(9));
     }
 
     #[test]
