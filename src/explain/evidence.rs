@@ -89,7 +89,9 @@ pub struct LogEvidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_nvidia_gpu: Option<String>,
     /// The log shows the program running in (or being started as) a Docker container: a
-    /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt.
+    /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt, the
+    /// library directory NVIDIA's CUDA images put on LD_LIBRARY_PATH (`/usr/local/nvidia/lib64`,
+    /// where the container toolkit mounts the driver).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container_in_log: Option<String>,
     /// The log shows Windows Subsystem for Linux (`WSL2`, a `-microsoft-standard-WSL2` kernel,
@@ -177,6 +179,10 @@ pub struct LogEvidence {
     /// supported between these two devices'", "Cuda failure 1 'invalid argument'"): the text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_cuda_failure: Option<String>,
+    /// The Python (major.minor) the log's program ran on: a traceback's `…/python3.8/site-packages/`
+    /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub python_in_log: Option<Version>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -203,6 +209,7 @@ struct Patterns {
     tf_op: Regex,
     cuda_major_in_log: Regex,
     os_error: Regex,
+    python: Regex,
     no_nvidia_gpu: Regex,
     cpu_build: Regex,
     cuda_build: Regex,
@@ -220,6 +227,7 @@ struct Patterns {
     visible: Regex,
     symbol: Regex,
     gpu_name: Regex,
+    gpu_compact: Regex,
     nccl_env: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
@@ -277,10 +285,13 @@ fn patterns() -> &'static Patterns {
             // Majors 7-19 only: "CUDA 0"/"cuda:1" name devices, not releases.
             cuda_major_in_log: re(r"(?i)\b(?:cuda|cudatoolkit|cuda[ _-]toolkit)[ _-]?(7|8|9|1\d)\b(?:[^.\d]|$)"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
+            python: re(
+                r"(?i)[/\\]python(3)\.(\d{1,2})[/\\]|\bPython(?: version)?:? (3)\.(\d{1,2})\.\d{1,2}\b|-cp3(\d{1,2})-",
+            ),
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
             container: re(
-                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ ",
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
@@ -358,6 +369,8 @@ fn patterns() -> &'static Patterns {
             gpu_name: re(
                 r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
             ),
+            // As users type them: "RTX3090", "gtx 1080ti", "GTX1660ti".
+            gpu_compact: re(r"(?i)\b(rtx|gtx) ?(\d{3,4})(?: ?(ti|super)\b)?"),
         }
     })
 }
@@ -436,10 +449,21 @@ pub fn extract(
         ev.supported_archs = c[1].split_whitespace().filter_map(|s| s.parse().ok()).collect();
         ev.supported_archs.dedup();
     }
-    for m in p.gpu_name.find_iter(context) {
-        let name = m.as_str().trim();
-        if let Some(family) = table.gpu_capability(name) {
-            ev.gpu_name = Some(name.to_string());
+    let compact = p.gpu_compact.captures_iter(context).map(|c| {
+        let suffix = c.get(3).map_or(String::new(), |s| {
+            let s = s.as_str().to_ascii_lowercase();
+            if s == "ti" {
+                " Ti".to_string()
+            } else {
+                " SUPER".to_string()
+            }
+        });
+        format!("{} {}{suffix}", c[1].to_ascii_uppercase(), &c[2])
+    });
+    let names = p.gpu_name.find_iter(context).map(|m| m.as_str().trim().to_string()).chain(compact);
+    for name in names {
+        if let Some(family) = table.gpu_capability(&name) {
+            ev.gpu_name = Some(name.clone());
             if ev.compute_capability.is_none() {
                 ev.compute_capability = Some(family.cc);
             }
@@ -627,6 +651,15 @@ pub fn extract(
         }
         ev.captured.push((name.clone(), value.clone()));
     }
+    if let Some(c) = p.python.captures(context) {
+        let v = match (c.get(2), c.get(4), c.get(5)) {
+            (Some(minor), _, _) | (_, Some(minor), _) | (_, _, Some(minor)) => {
+                format!("3.{}", minor.as_str())
+            }
+            _ => String::new(),
+        };
+        ev.python_in_log = v.parse().ok();
+    }
     if ev.xid.is_none() && context.contains("fallen off the bus") {
         ev.xid = Some(79);
     }
@@ -650,6 +683,27 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn gpu_names_typed_without_spaces_or_capitals_are_read() {
+        let cc = |t: &str| ev(t).compute_capability.map(|c| c.to_string());
+        assert_eq!(cc("training on my RTX3090 fails").as_deref(), Some("8.6"));
+        assert_eq!(cc("GPU: gtx 1080ti, driver 430").as_deref(), Some("6.1"));
+        assert_eq!(cc("I have a GTX1660ti").as_deref(), Some("7.5"));
+        assert_eq!(ev("I have a GTX1660ti").gpu_name.as_deref(), Some("GTX 1660 Ti"));
+        assert_eq!(cc("cuda10 with cudnn7"), None);
+    }
+
+    #[test]
+    fn the_python_of_the_program_is_read_from_paths_versions_and_wheel_tags() {
+        let py = |t: &str| ev(t).python_in_log.map(|v| v.to_string());
+        let frame = "  File \"/home/u/miniconda3/envs/x/lib/python3.8/site-packages/torch/cuda/__init__.py\"";
+        assert_eq!(py(frame).as_deref(), Some("3.8"));
+        assert_eq!(py("/usr/local/lib/python3.10/dist-packages/tensorflow/").as_deref(), Some("3.10"));
+        assert_eq!(py("Python version: 3.11.4 (main, Jul  5 2023)").as_deref(), Some("3.11"));
+        assert_eq!(py("torch-1.7.1+cu101-cp37-cp37m-linux_x86_64.whl").as_deref(), Some("3.7"));
+        assert_eq!(py("I use python3 and CUDA 11.8"), None);
     }
 
     #[test]
@@ -915,6 +969,13 @@ mod tests {
         );
         assert_eq!(container("#1 is the issue number, 2.5 GB free"), None);
         assert_eq!(container("epoch 1 | loss 0.3"), None);
+        // The LD_LIBRARY_PATH of NVIDIA's CUDA images, as TensorFlow's loader prints it
+        // (https://github.com/deepchem/deepchem/issues/2467).
+        assert_eq!(
+            container("dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64").as_deref(),
+            Some("/usr/local/nvidia/lib")
+        );
+        assert_eq!(container("export LD_LIBRARY_PATH=/usr/local/nvidia-libs"), None);
     }
 
     #[test]

@@ -341,6 +341,15 @@ fn same_minor(a: &Version, b: &Version) -> bool {
     a.major() == b.major() && a.minor() == b.minor()
 }
 
+/// The cuDNN install a framework's libcudnn resolves to (its linkage, as the loader would find it).
+fn loaded_cudnn<'a>(fw: &Framework, installs: &[(&'a str, &'a Version)]) -> Option<(&'a str, &'a Version)> {
+    let linkage = fw.linkage.as_ref()?;
+    let lib = linkage.libraries.iter().find(|l| l.name.starts_with("libcudnn.so"))?;
+    let file = lib.real_path.as_deref().or(lib.path.as_deref())?;
+    let dir = file.rsplit_once('/').map_or("", |(d, _)| d).trim_end_matches('/');
+    installs.iter().find(|(d, _)| d.trim_end_matches('/') == dir).copied()
+}
+
 /// cuDNN installs on this machine against each other and against the frameworks' builds.
 pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(report) = input.report else { return vec![] };
@@ -369,7 +378,50 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
         format!("cuDNN {} is installed at {}", installs[0].1, installs[0].0),
     ));
     let mut mismatched = false;
+    // Frameworks that are known (from how the loader resolves their libcudnn) to load the cuDNN
+    // they were built with: another copy elsewhere does not reach them.
+    let mut safe: Vec<String> = Vec::new();
+    // The cuDNN the log says was found at run time, when one install here is of that version.
+    let found_in_log = input
+        .evidence
+        .cudnn_runtime
+        .as_ref()
+        .and_then(|r| installs.iter().find(|(_, v)| same_minor(v, r)).copied());
     for (fw, built) in framework_cudnn(report) {
+        if let Some((dir, v)) = found_in_log.filter(|(_, v)| !same_minor(v, built)) {
+            mismatched = true;
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                6.0,
+                format!(
+                    "the log found cuDNN {v}, installed here at {dir}; {} {} was built with cuDNN {built}",
+                    fw.kind.name(),
+                    fw.version.value
+                ),
+            ));
+            continue;
+        }
+        if let Some((dir, v)) = loaded_cudnn(fw, &installs) {
+            if same_minor(v, built) && fw.linkage.as_ref().is_some_and(|l| l.cudnn_mixes.is_empty()) {
+                safe.push(format!(
+                    "{} {} loads its own cuDNN {v} from {dir}",
+                    fw.kind.name(),
+                    fw.version.value
+                ));
+                continue;
+            }
+            mismatched = true;
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                6.0,
+                format!(
+                    "{} {} was built with cuDNN {built} and loads cuDNN {v} from {dir}",
+                    fw.kind.name(),
+                    fw.version.value
+                ),
+            ));
+            continue;
+        }
         for (dir, v) in installs.iter().filter(|(_, v)| !same_minor(v, built)) {
             mismatched = true;
             out.push(adj(
@@ -385,13 +437,15 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let distinct: BTreeSet<String> = installs.iter().map(|(_, v)| v.truncated(2).to_string()).collect();
     if !mismatched && distinct.len() > 1 {
-        mismatched = true;
         let list: Vec<String> = installs.iter().map(|(d, v)| format!("{v} at {d}")).collect();
-        out.push(adj(
-            Category::CudnnVersionMismatch,
-            3.0,
-            format!("{} cuDNN installs of different versions: {}", installs.len(), list.join("; ")),
-        ));
+        let what = format!("{} cuDNN installs of different versions: {}", installs.len(), list.join("; "));
+        if safe.is_empty() {
+            mismatched = true;
+            out.push(adj(Category::CudnnVersionMismatch, 3.0, what));
+        } else {
+            // Another program may still pick the other copy; the frameworks found do not.
+            out.push(adj(Category::CudnnVersionMismatch, 1.2, format!("{what}, but {}", safe.join("; "))));
+        }
     }
     if mismatched {
         if let Some(ld) = report.environment.iter().find(|e| e.name == "LD_LIBRARY_PATH") {
@@ -513,7 +567,8 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let mut out = Vec::new();
     let mut all_new_enough = true;
     let mut checked = false;
-    for gpu in gpu_archs(input) {
+    let gpus = gpu_archs(input);
+    for gpu in &gpus {
         let Some(support) = input.table.arch_support(gpu.cc) else { continue };
         let cudnns = report
             .cudnn
@@ -583,10 +638,12 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
         }
     }
     if checked && all_new_enough {
+        let mut names: Vec<&str> = gpus.iter().map(|g| g.name.as_str()).collect();
+        names.dedup();
         out.push(adj(
             Category::ArchUnsupported,
             0.3,
-            "the installed CUDA and cuDNN releases support this machine's GPUs",
+            format!("the installed CUDA and cuDNN releases support the {}", names.join(", ")),
         ));
     }
     out
@@ -1238,19 +1295,28 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     )]
 }
 
-/// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab:
-/// the runtime comes with one CUDA release, and what asks for another was built for another CUDA
-/// (mxnet-cu101 on Colab's CUDA 11.2: https://github.com/ai-forever/ghost/issues/50; a CUDA 11
-/// CTranslate2 after Colab moved to CUDA 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74;
-/// RAPIDS cu12 wheels on Colab's CUDA 11: https://github.com/NVIDIA/cuml/issues/5300). cuDNN is left
-/// to the cuDNN rules.
+/// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab
+/// or in a container: the runtime, like a CUDA image, comes with one CUDA release, and what asks
+/// for another was built for another CUDA (mxnet-cu101 on Colab's CUDA 11.2:
+/// https://github.com/ai-forever/ghost/issues/50; a CUDA 11 CTranslate2 after Colab moved to CUDA
+/// 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74; RAPIDS cu12 wheels on Colab's
+/// CUDA 11: https://github.com/NVIDIA/cuml/issues/5300; TensorFlow 2.4 asking for libcudart.so.11.0
+/// in a CUDA 10.1 image: https://github.com/deepchem/deepchem/issues/2467; libcusolver.so.10 in a
+/// CUDA 11 image: https://github.com/iterative/cml/issues/972). cuDNN is left to the cuDNN rules,
+/// and the driver's own libcuda (not a toolkit library), which the container toolkit mounts, to the
+/// container rules.
 pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
         return vec![];
     }
-    let (Some(file), Some(hint)) =
-        (input.evidence.library.as_deref(), input.evidence.colab_in_log.as_deref())
-    else {
+    let ev = input.evidence;
+    let (Some(file), Some(place)) = (
+        ev.library.as_deref(),
+        ev.colab_in_log
+            .as_deref()
+            .map(|hint| format!("Colab (\"{hint}\")"))
+            .or_else(|| ev.container_in_log.as_deref().map(|hint| format!("a container (\"{hint}\")"))),
+    ) else {
         return vec![];
     };
     let Some(kind) = library_kind(file) else { return vec![] };
@@ -1260,9 +1326,7 @@ pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(
         Category::CudaRuntimeMismatch,
         3.0,
-        format!(
-            "the log shows Colab (\"{hint}\"), which comes with one CUDA release: {file} is asked for by a build for another"
-        ),
+        format!("the log shows {place}, which comes with one CUDA release: {file} is asked for by a build for another"),
     )]
 }
 
@@ -2328,6 +2392,14 @@ mod tests {
         assert_eq!(top(colab), ("loader-cuda-lib-missing".into(), Category::CudaRuntimeMismatch));
         let plain = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory";
         assert_eq!(top(plain), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
+        // A CUDA image, shown by the LD_LIBRARY_PATH NVIDIA's images set, is one CUDA release too.
+        let image = "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic \
+                     library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: \
+                     No such file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64";
+        assert_eq!(top(image).1, Category::CudaRuntimeMismatch);
+        let no_image =
+            image.replace("/usr/local/nvidia/lib:/usr/local/nvidia/lib64", "/usr/local/cuda/lib64");
+        assert_eq!(top(&no_image).1, Category::LibraryNotFound);
     }
 
     #[test]
