@@ -122,6 +122,11 @@ pub struct LogEvidence {
     /// 2.1.2+cpu", "torch 2.0.1+cpu") or collect_env's "CUDA used to build PyTorch: None".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_build_in_log: Option<String>,
+    /// The log shows the installed PyTorch is a CUDA build: a `+cuXXX` wheel version, an install
+    /// from a CUDA wheel index (`download.pytorch.org/whl/cu118`), or a plain `pip install torch`
+    /// on x86 Linux, where the wheels pip picks are CUDA builds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cuda_build_in_log: Option<String>,
     /// A PyTorch version the log names (`torch==2.0.0+cu118`, `pytorch version: 2.6.0+cu126`), as
     /// written: its CUDA wheels bring their own cuDNN (data/pytorch.toml pins).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -217,6 +222,10 @@ struct Patterns {
     python: Regex,
     no_nvidia_gpu: Regex,
     cpu_build: Regex,
+    cuda_build: Regex,
+    pip_torch: Regex,
+    linux: Regex,
+    not_x86_linux: Regex,
     container: Regex,
     wsl: Regex,
     windows: Regex,
@@ -317,7 +326,16 @@ fn patterns() -> &'static Patterns {
                 r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
-            cpu_build: re(r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None"),
+            // Also conda's CPU builds: the `py3.8_cpu_0` build string, the `pytorch_cpu` package
+            // and the `cpuonly` feature package (https://github.com/pytorch/pytorch/issues/69202,
+            // https://github.com/pytorch/pytorch/issues/32369, https://github.com/meta-pytorch/data/issues/315).
+            cpu_build: re(
+                r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None|\bpy3\.?\d{1,2}_cpu_\d\b|\bpytorch_cpu\b|\bcpuonly\b",
+            ),
+            cuda_build: re(r"\b\d+\.\d+(?:\.\d+)?\+cu\d{2,3}\b|download\.pytorch\.org/whl/cu\d{2,3}\b"),
+            pip_torch: re(r"(?im)^.*\bpip3?\s+install\b.*\btorch(?:[\s=<>~!\[]|$).*$"),
+            linux: re(r"(?i)\b(?:ubuntu|centos|debian|linux)"),
+            not_x86_linux: re(r"(?i)aarch64|\barm64\b|jetson|\bmacos\b|\bmac os\b|darwin|apple m\d"),
             nvml: re(r"NVML library version: ([\d.]+)"),
             nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
             // A major of 5 to 9 standing alone ("cudnn64_9.dll" and "libcudnn_ops.so.9" do not
@@ -562,6 +580,15 @@ pub fn extract(
     ev.exclusive_compute_mode = found(&p.exclusive);
     ev.no_nvidia_gpu = found(&p.no_nvidia_gpu);
     ev.cpu_build_in_log = found(&p.cpu_build);
+    ev.cuda_build_in_log = found(&p.cuda_build).or_else(|| {
+        // A plain `pip install torch` on x86 Linux installs a CUDA build (PyPI's Linux wheels and
+        // the unsuffixed ones of download.pytorch.org are CUDA builds); not on Windows or macOS,
+        // and not when the line asks for the CPU wheels.
+        let line = p.pip_torch.find(context)?.as_str().trim();
+        let linux = p.linux.is_match(context) && ev.windows_in_log.is_none();
+        (linux && !line.to_lowercase().contains("cpu") && !p.not_x86_linux.is_match(context))
+            .then(|| line.to_string())
+    });
     if let Some(c) = p.os_error.captures(context) {
         ev.os_error = Some(c[1].to_string());
     }

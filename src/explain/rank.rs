@@ -81,6 +81,7 @@ pub const RULES: &[Rule] = &[
     driver_mismatch_elsewhere_in_log,
     cpu_only_builds,
     cpu_build_in_log,
+    cuda_build_in_log,
     cuda_loading_elsewhere_in_log,
     gpu_visibility,
     containers,
@@ -967,6 +968,21 @@ pub fn cpu_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(what) = input.evidence.cpu_build_in_log.as_deref() else { return vec![] };
     vec![adj(Category::CpuOnlyBuild, 6.0, format!("the log shows a CPU-only PyTorch build ({what})"))]
+}
+
+/// The log shows the PyTorch in use is a CUDA build (a `+cu118` version, a CUDA wheel index, a
+/// plain `pip install torch` on x86 Linux): a CPU-only build does not explain a missing GPU, and
+/// the driver does (https://github.com/pytorch/pytorch/issues/31243: torch 1.3.0 from pip on
+/// Ubuntu with driver 410; https://github.com/pytorch/pytorch/issues/85332: 1.8.1+cu102).
+pub fn cuda_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some()
+        || !has(input, Category::CpuOnlyBuild)
+        || input.evidence.cpu_build_in_log.is_some()
+    {
+        return vec![];
+    }
+    let Some(what) = input.evidence.cuda_build_in_log.as_deref() else { return vec![] };
+    vec![adj(Category::CpuOnlyBuild, 0.3, format!("the log shows a CUDA build of PyTorch ({what})"))]
 }
 
 /// CUDA_VISIBLE_DEVICES against the GPUs present.
@@ -3185,5 +3201,54 @@ mod tests {
                    Traceback (most recent call last):\n  File \"x/jax_plugins/xla_cuda12/__init__.py\", line 139, in _version_check\n\
                    RuntimeError: Unable to load cuSPARSE. Is it installed?";
         assert_eq!(top(lib), ("jax-plugin-init-failed".into(), Category::CudaRuntimeMismatch));
+    }
+    #[test]
+    fn an_nvcc_path_that_does_not_exist_is_cuda_home_and_a_bare_nvcc_not_found_is_path() {
+        // CUDA_HOME set to a colon list or a toolkit that is not installed
+        // (https://github.com/NVIDIA/apex/issues/368, https://github.com/open-mmlab/OpenPCDet/issues/1502).
+        for line in [
+            "FileNotFoundError: [Errno 2] No such file or directory: ':/usr/local/cuda:/usr/local/cuda-10.1/bin/nvcc': ':/usr/local/cuda:/usr/local/cuda-10.1/bin/nvcc'",
+            "error: command ':/usr/local/cuda-11.1/bin/nvcc' failed: No such file or directory",
+            "unable to execute '/usr/local/cuda:/usr/local/cuda/bin/nvcc': No such file or directory",
+            "/bin/sh: 1: :/usr/local/cuda/bin/nvcc: not found",
+        ] {
+            assert_eq!(top(line), ("nvcc-path-missing".into(), Category::EnvVarMisconfig), "{line}");
+        }
+        // The shell finding no nvcc on PATH (sudo resets it: https://github.com/speedinghzl/CCNet/issues/56).
+        assert_eq!(
+            top("build.sh: 11: build.sh: nvcc: not found"),
+            ("nvcc-not-on-path".into(), Category::LibraryNotFound)
+        );
+        // nvcc ran and the compilation failed: not a missing nvcc.
+        let compiled = crate::explain::scan::scan_bytes(
+            b"error: command '/usr/local/cuda/bin/nvcc' failed with exit status 1",
+            table(),
+        );
+        let ids: Vec<String> =
+            crate::explain::explain(&compiled, None).into_iter().map(|e| e.signature).collect();
+        assert!(!ids.iter().any(|id| id.starts_with("nvcc-")), "{ids:?}");
+    }
+
+    #[test]
+    fn a_cuda_build_of_torch_named_in_the_log_is_not_a_cpu_only_build() {
+        let plain = "torch.cuda.is_available() returns False";
+        assert_eq!(top(plain).1, Category::CpuOnlyBuild);
+        // pip on x86 Linux installs a CUDA build (https://github.com/pytorch/pytorch/issues/31243).
+        let linux = format!("$ pip install torch===1.3.0 torchvision===0.4.1 -f https://download.pytorch.org/whl/torch_stable.html\nUbuntu1804\n{plain}");
+        assert_ne!(top(&linux).1, Category::CpuOnlyBuild);
+        let tagged = format!("print(torch.__version__)\n1.8.1+cu102\n{plain}");
+        assert_ne!(top(&tagged).1, Category::CpuOnlyBuild);
+        // The same command on Windows, or asking for the CPU wheels, says nothing of the sort.
+        assert_eq!(top(&linux.replace("Ubuntu1804", "Windows 10")).1, Category::CpuOnlyBuild);
+        let cpu_index = format!(
+            "Ubuntu 22.04\npip install torch --index-url https://download.pytorch.org/whl/cpu\n{plain}"
+        );
+        assert_eq!(top(&cpu_index).1, Category::CpuOnlyBuild);
+        // conda's CPU build string wins over a CUDA toolkit in the same list
+        // (https://github.com/pytorch/pytorch/issues/69202).
+        let conda = format!(
+            "Ubuntu 20.04\npytorch                   1.9.0           py3.8_cpu_0    pytorch\n{plain}"
+        );
+        assert_eq!(top(&conda).1, Category::CpuOnlyBuild);
     }
 }
