@@ -311,7 +311,7 @@ fn patterns() -> &'static Patterns {
                 r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
             multi_node: re(
-                r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
+                r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti[- ]?(?:node|machine)s?\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
             ),
             nccl_cuda_failure: re(r"Cuda failure (?:\d+ )?'([^'\n]{3,80})'"),
             worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
@@ -893,6 +893,12 @@ mod tests {
     #[test]
     fn several_nodes_and_a_user_s_memory_remarks_are_read_from_the_log() {
         let nodes = |t: &str| ev(t).multi_node;
+        // Written with a space (https://github.com/NVIDIA/nccl/issues/207).
+        assert_eq!(
+            nodes("I try to use torch.distributed.launch to run code in multi node with multi gpus")
+                .as_deref(),
+            Some("multi node")
+        );
         assert_eq!(
             nodes("ncclSystemError: System call failed when training on two remote nodes").as_deref(),
             Some("two remote nodes")
