@@ -269,9 +269,10 @@ fn patterns() -> &'static Patterns {
             cuda_major_in_log: re(r"(?i)\b(?:cuda|cudatoolkit|cuda[ _-]toolkit)[ _-]?(7|8|9|1\d)\b(?:[^.\d]|$)"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
             // `docker compose --profile x up` has options before the verb; a compose service's
-            // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
+            // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2). People also say where
+            // the program runs: "in the docker image", "inside a docker container".
             container: re(
-                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ ",
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
@@ -742,6 +743,16 @@ mod tests {
         );
         assert_eq!(container("[root@24c96d985c30 /]# nvidia-smi").as_deref(), Some("root@24c96d985c30"));
         assert_eq!(container("I use docker sometimes, but not here"), None);
+        // Said in prose (https://github.com/zzzyuqing/DreamMat/issues/14).
+        assert_eq!(
+            container("I pulled the official docker image but torch.cuda.is_available() = False").as_deref(),
+            Some("pulled the official docker image")
+        );
+        assert_eq!(
+            container("Running in a Docker container on the node").as_deref(),
+            Some("in a Docker container")
+        );
+        assert_eq!(container("we publish a docker image too"), None);
         let no_gpu = |t: &str| ev(t).no_nvidia_gpu;
         assert_eq!(
             no_gpu("I am running this step on the CPU.").as_deref(),
