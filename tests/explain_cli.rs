@@ -130,10 +130,9 @@ fn another_machines_report_ranks_the_causes() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a cudoctor check JSON report"));
 }
 
-#[test]
-fn the_h200_fixture_report_explains_its_own_cudnn_error() {
-    // The real error recorded on that machine (tests/fixtures/h200-cuda13-torch211/FACTS.md), ranked
-    // with the report `cudoctor check` makes of the fixture: two cuDNN installs, 9.14.0 and 9.19.0.
+/// The report `cudoctor check` makes of the real H200 fixture (driver 580, Python 3.12, PyTorch
+/// 2.11.0+cu130 loading its own cuDNN 9.19, a system cuDNN 9.14 beside it), saved in `dir`.
+fn h200_report(dir: &std::path::Path) -> std::path::PathBuf {
     let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/h200-cuda13-torch211");
     let check = cudoctor(
         &[
@@ -152,9 +151,17 @@ fn the_h200_fixture_report_explains_its_own_cudnn_error() {
         "{}",
         String::from_utf8_lossy(&check.stderr)
     );
-    let dir = tempfile::tempdir().unwrap();
-    let report = dir.path().join("h200.json");
+    let report = dir.join("h200.json");
     fs_err::write(&report, &check.stdout).unwrap();
+    report
+}
+
+#[test]
+fn the_h200_fixture_report_explains_its_own_cudnn_error() {
+    // The real error recorded on that machine (tests/fixtures/h200-cuda13-torch211/FACTS.md), ranked
+    // with the report `cudoctor check` makes of the fixture: two cuDNN installs, 9.14.0 and 9.19.0.
+    let dir = tempfile::tempdir().unwrap();
+    let report = h200_report(dir.path());
     let msg = "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0) but found runtime version (9, 14, 0). PyTorch already comes bundled with cuDNN.";
     let v =
         json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", msg], None));
@@ -166,4 +173,62 @@ fn the_h200_fixture_report_explains_its_own_cudnn_error() {
         f.contains("cuDNN 9.14.0") && f.contains("/usr/lib/x86_64-linux-gnu")
     };
     assert!(facts.iter().any(names_the_system_copy), "{facts:?}");
+}
+
+#[test]
+fn a_second_cudnn_does_not_blame_a_framework_that_loads_its_own() {
+    // On the H200, PyTorch's libcudnn.so.9 resolves (RPATH) to its wheel's cuDNN 9.19, the one it
+    // was built with: the system's 9.14 is beside it, not in its way.
+    let dir = tempfile::tempdir().unwrap();
+    let report = h200_report(dir.path());
+    let msg = "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED";
+    let v =
+        json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", msg], None));
+    let causes = v["errors"][0]["causes"].as_array().unwrap();
+    assert_ne!(causes[0]["category"], "cudnn_version_mismatch", "{causes:?}");
+    let mismatch = causes.iter().find(|c| c["category"] == "cudnn_version_mismatch").unwrap();
+    let facts = mismatch["facts"].to_string();
+    assert!(facts.contains("loads its own cuDNN 9.19.0"), "{facts}");
+}
+
+#[test]
+fn a_log_from_another_machine_is_ranked_on_its_text_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = h200_report(dir.path());
+    let cases = [
+        // A traceback from a Python 3.8 environment; the H200's is 3.12.
+        (
+            "Traceback (most recent call last):\n  File \"/home/me/anaconda3/envs/tf/lib/python3.8/site-packages/tensorflow/python/__init__.py\", line 2\nImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+            "Python 3.8",
+        ),
+        // nvidia-smi's header of a 470 driver; the H200 runs 580.
+        (
+            "| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\nRuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED",
+            "driver 470",
+        ),
+        // The PyTorch release the user names; the H200 has 2.11.0.
+        (
+            "torch==1.13.1+cu117\nRuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED",
+            "PyTorch 1.13.1",
+        ),
+    ];
+    for (text, says) in cases {
+        let ranked = |extra: &[&str]| {
+            let mut args = vec!["explain", "--format", "json"];
+            args.extend_from_slice(extra);
+            args.push(text);
+            json(&cudoctor(&args, None))
+        };
+        let with = ranked(&["--report", report.to_str().unwrap()]);
+        let alone = ranked(&["--no-check"]);
+        let why = with["errors"][0]["facts_not_used"].as_str().unwrap_or_default().to_string();
+        assert!(why.contains(says), "{text}: {why:?}");
+        assert_eq!(with["errors"][0]["causes"], alone["errors"][0]["causes"], "{text}");
+    }
+    // The same traceback from the H200's own Python is ranked with its facts.
+    let own = "  File \"/opt/torch/.venv/lib/python3.12/site-packages/torch/cuda/__init__.py\", line 1\nImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory";
+    let v =
+        json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", own], None));
+    assert!(v["errors"][0]["facts_not_used"].is_null(), "{}", v["errors"][0]["facts_not_used"]);
+    assert_eq!(v["errors"][0]["causes"][0]["category"], "cuda_runtime_mismatch");
 }

@@ -74,3 +74,53 @@ fn the_right_category_comes_first_for_at_least_90_percent() {
     }
     assert!(rate >= 0.9, "only {hit}/{} right; misses:\n{}", cases.len(), misses.join("\n"));
 }
+
+/// `cudoctor check` of a fixture machine, as the report `explain --report` reads.
+fn fixture_report(name: &str) -> cudoctor::report::Report {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+    let mut args = vec!["check".to_string(), "--root".into(), dir.join("root").display().to_string()];
+    if dir.join("env").exists() {
+        args.extend(["--env-file".to_string(), dir.join("env").display().to_string()]);
+    }
+    args.extend(["--format".to_string(), "json".to_string()]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cudoctor")).args(&args).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn reports_pasted_on_another_machine_are_not_misranked_by_its_facts() {
+    // Each corpus text comes from someone else's machine. Explained with a fixture machine's
+    // report, most must still come out right: facts that contradict the log (another GPU, driver,
+    // Python or PyTorch) set the machine aside, and facts that do not bear on the error (a second
+    // cuDNN that no framework loads) must not outweigh what the text says. REPORT_MISSES=1 lists
+    // the misses with the first fact that ranked them.
+    let cases = load();
+    for fixture in
+        ["h200-cuda13-torch211", "no-gpu", "pip-torch-cu126", "debian-toolkit-driver", "pip-torch112-cu102"]
+    {
+        let report = fixture_report(fixture);
+        let list = std::env::var_os("REPORT_MISSES").is_some();
+        let right = cases
+            .iter()
+            .filter(|(name, c)| {
+                let result = explain::scan::scan_bytes(c.text.as_bytes(), explain::table());
+                let explained = explain::explain(&result, Some(&report));
+                let top = explained.first().and_then(|e| e.causes.first().map(|k| (e, k)));
+                let ok = top.is_some_and(|(_, k)| k.category.name() == c.category);
+                if let (false, true, Some((e, k))) = (ok, list, top) {
+                    let fact = k.facts.first().map(|f| f.to_string()).unwrap_or_default();
+                    eprintln!(
+                        "  {fixture}: {name}: expected {}, got {} ({}) {fact}",
+                        c.category,
+                        k.category.name(),
+                        e.signature
+                    );
+                }
+                ok
+            })
+            .count();
+        let rate = right as f64 / cases.len() as f64;
+        eprintln!("corpus with the {fixture} report: {right}/{} right ({:.0}%)", cases.len(), rate * 100.0);
+        assert!(rate >= 0.82, "{fixture}: only {right}/{}", cases.len());
+    }
+}

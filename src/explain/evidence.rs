@@ -89,7 +89,9 @@ pub struct LogEvidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_nvidia_gpu: Option<String>,
     /// The log shows the program running in (or being started as) a Docker container: a
-    /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt.
+    /// `docker run` command line, `nvidia-docker`, a container's `root@<12 hex digits>` prompt, the
+    /// library directory NVIDIA's CUDA images put on LD_LIBRARY_PATH (`/usr/local/nvidia/lib64`,
+    /// where the container toolkit mounts the driver).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container_in_log: Option<String>,
     /// The log shows Windows Subsystem for Linux (`WSL2`, a `-microsoft-standard-WSL2` kernel,
@@ -129,6 +131,12 @@ pub struct LogEvidence {
     /// `TF-GPU 1.1.0`): its GPU build loads the CUDA it was built for (data/frameworks.toml).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tf_in_log: Option<Version>,
+    /// An ONNX Runtime version the log names (`onnxruntime-gpu==1.17.0`, `onnxruntime-gpu 1.16`,
+    /// the Windows archive `onnxruntime-win-x64-cuda12-1.17.1`, the NuGet package
+    /// `Microsoft.ML.OnnxRuntime.GPU (nuget package VERSION 1.16.0)`): it fixes the cuDNN major the
+    /// build loads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ort_in_log: Option<Version>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -172,6 +180,10 @@ pub struct LogEvidence {
     /// supported between these two devices'", "Cuda failure 1 'invalid argument'"): the text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_cuda_failure: Option<String>,
+    /// The Python (major.minor) the log's program ran on: a traceback's `…/python3.8/site-packages/`
+    /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub python_in_log: Option<Version>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -198,6 +210,7 @@ struct Patterns {
     tf_op: Regex,
     cuda_major_in_log: Regex,
     os_error: Regex,
+    python: Regex,
     no_nvidia_gpu: Regex,
     cpu_build: Regex,
     container: Regex,
@@ -211,10 +224,12 @@ struct Patterns {
     visible: Regex,
     symbol: Regex,
     gpu_name: Regex,
+    gpu_compact: Regex,
     nccl_env: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
     tf_named: Regex,
+    ort_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
     allocator_or_vgpu: Regex,
@@ -253,7 +268,7 @@ fn patterns() -> &'static Patterns {
             // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
             // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?:?\s*(\d{1,2})\.(\d)\b",
+                r"(?i)\b(?:cuda|cudatoolkit|cuda-toolkit|cuda compilation tools, release)(?: version is)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?\**:?\**\s*(\d{1,2})\.(\d)\b",
             ),
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
@@ -261,18 +276,21 @@ fn patterns() -> &'static Patterns {
             // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
             // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
             cudnn_in_log: re(
-                r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?:?\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
+                r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
             ),
             tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
             // "cuda10", "CUDA 11", "cuda_toolkit 10": a major alone, as people write it in prose.
             // Majors 7-19 only: "CUDA 0"/"cuda:1" name devices, not releases.
             cuda_major_in_log: re(r"(?i)\b(?:cuda|cudatoolkit|cuda[ _-]toolkit)[ _-]?(7|8|9|1\d)\b(?:[^.\d]|$)"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
+            python: re(
+                r"(?i)[/\\]python(3)\.(\d{1,2})[/\\]|\bPython(?: version)?:? (3)\.(\d{1,2})\.\d{1,2}\b|-cp3(\d{1,2})-",
+            ),
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2). People also say where
             // the program runs: "in the docker image", "inside a docker container".
             container: re(
-                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)",
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
@@ -308,8 +326,14 @@ fn patterns() -> &'static Patterns {
             ),
             // Not `tf.__version__` or a path (`tensorflow/core/...`): a name, an optional
             // "version" and "(use command below)", then the number after `==`, `:` or a space.
+            // The old TensorFlow issue template bolds its labels ("- **CUDA/cuDNN version**: 10.2",
+            // "- **TensorFlow version (use command below)**: 1.8.0"): `\**` lets the value follow.
             tf_named: re(
-                r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+                r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?\**[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+            ),
+            // Not the CPU package's own pins alone: any "onnxruntime…" name followed by a 1.x version.
+            ort_named: re(
+                r"(?i)\bonnxruntime(?:[-_.]gpu)?(?:[-_]win[-_]x64)?(?:[-_]cuda1\d)?(?:[ \t]*\(nuget package)?(?:[ \t]+version)?[ \t]*(?:==|:|-|[ \t])[ \t]*v?(1\.\d{1,2}(?:\.\d{1,2})?)\b",
             ),
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti[- ]?(?:node|machine)s?\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
@@ -332,7 +356,7 @@ fn patterns() -> &'static Patterns {
             // ("### Tensorflow Version\n\nv2.11.0-rc2-15-g6290819256d 2.11.0", the git version
             // first): read when `tf_named` finds nothing on one line.
             tf_template: re(
-                r"(?i)\b(?:tensorflow(?:-gpu)?|tf)(?:[ \t]+version)?(?:[ \t]*\(use command below\))?(?:[ \t]*:[ \t]*|[ \t]*==[ \t]*|[ \t]+|\s*\n\s*)(?:v\d[\w.-]*[ \t]+)?v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+                r"(?i)\b(?:tensorflow(?:-gpu)?|tf)(?:[ \t]+version)?(?:[ \t]*\(use command below\))?\**(?:[ \t]*:[ \t]*|[ \t]*==[ \t]*|[ \t]+|\s*\n\s*)(?:v\d[\w.-]*[ \t]+)?v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(
@@ -341,6 +365,8 @@ fn patterns() -> &'static Patterns {
             gpu_name: re(
                 r"((?:NVIDIA |GeForce |Tesla |Quadro )*(?:RTX PRO |RTX |GTX |TITAN )?(?:[A-Z]{1,2}\d{2,4}[A-Za-z]*|\d{4}(?: Ti| SUPER| D)?|[A-Z]\d{2,3}(?:-[A-Z0-9]+)*)(?: Laptop GPU)?)",
             ),
+            // As users type them: "RTX3090", "gtx 1080ti", "GTX1660ti".
+            gpu_compact: re(r"(?i)\b(rtx|gtx) ?(\d{3,4})(?: ?(ti|super)\b)?"),
         }
     })
 }
@@ -419,10 +445,21 @@ pub fn extract(
         ev.supported_archs = c[1].split_whitespace().filter_map(|s| s.parse().ok()).collect();
         ev.supported_archs.dedup();
     }
-    for m in p.gpu_name.find_iter(context) {
-        let name = m.as_str().trim();
-        if let Some(family) = table.gpu_capability(name) {
-            ev.gpu_name = Some(name.to_string());
+    let compact = p.gpu_compact.captures_iter(context).map(|c| {
+        let suffix = c.get(3).map_or(String::new(), |s| {
+            let s = s.as_str().to_ascii_lowercase();
+            if s == "ti" {
+                " Ti".to_string()
+            } else {
+                " SUPER".to_string()
+            }
+        });
+        format!("{} {}{suffix}", c[1].to_ascii_uppercase(), &c[2])
+    });
+    let names = p.gpu_name.find_iter(context).map(|m| m.as_str().trim().to_string()).chain(compact);
+    for name in names {
+        if let Some(family) = table.gpu_capability(&name) {
+            ev.gpu_name = Some(name.clone());
             if ev.compute_capability.is_none() {
                 ev.compute_capability = Some(family.cc);
             }
@@ -563,6 +600,9 @@ pub fn extract(
     if let Some(c) = p.tf_named.captures(context) {
         ev.tf_in_log = c[1].parse().ok();
     }
+    if let Some(c) = p.ort_named.captures(context) {
+        ev.ort_in_log = c[1].parse().ok();
+    }
     if ev.tf_in_log.is_none() {
         if let Some(c) = p.tf_template.captures(context) {
             ev.tf_in_log = c[1].parse().ok();
@@ -601,6 +641,15 @@ pub fn extract(
         }
         ev.captured.push((name.clone(), value.clone()));
     }
+    if let Some(c) = p.python.captures(context) {
+        let v = match (c.get(2), c.get(4), c.get(5)) {
+            (Some(minor), _, _) | (_, Some(minor), _) | (_, _, Some(minor)) => {
+                format!("3.{}", minor.as_str())
+            }
+            _ => String::new(),
+        };
+        ev.python_in_log = v.parse().ok();
+    }
     if ev.xid.is_none() && context.contains("fallen off the bus") {
         ev.xid = Some(79);
     }
@@ -624,6 +673,27 @@ mod tests {
         m.sort_unstable();
         m.dedup();
         m
+    }
+
+    #[test]
+    fn gpu_names_typed_without_spaces_or_capitals_are_read() {
+        let cc = |t: &str| ev(t).compute_capability.map(|c| c.to_string());
+        assert_eq!(cc("training on my RTX3090 fails").as_deref(), Some("8.6"));
+        assert_eq!(cc("GPU: gtx 1080ti, driver 430").as_deref(), Some("6.1"));
+        assert_eq!(cc("I have a GTX1660ti").as_deref(), Some("7.5"));
+        assert_eq!(ev("I have a GTX1660ti").gpu_name.as_deref(), Some("GTX 1660 Ti"));
+        assert_eq!(cc("cuda10 with cudnn7"), None);
+    }
+
+    #[test]
+    fn the_python_of_the_program_is_read_from_paths_versions_and_wheel_tags() {
+        let py = |t: &str| ev(t).python_in_log.map(|v| v.to_string());
+        let frame = "  File \"/home/u/miniconda3/envs/x/lib/python3.8/site-packages/torch/cuda/__init__.py\"";
+        assert_eq!(py(frame).as_deref(), Some("3.8"));
+        assert_eq!(py("/usr/local/lib/python3.10/dist-packages/tensorflow/").as_deref(), Some("3.10"));
+        assert_eq!(py("Python version: 3.11.4 (main, Jul  5 2023)").as_deref(), Some("3.11"));
+        assert_eq!(py("torch-1.7.1+cu101-cp37-cp37m-linux_x86_64.whl").as_deref(), Some("3.7"));
+        assert_eq!(py("I use python3 and CUDA 11.8"), None);
     }
 
     #[test]
@@ -899,6 +969,13 @@ mod tests {
         );
         assert_eq!(container("#1 is the issue number, 2.5 GB free"), None);
         assert_eq!(container("epoch 1 | loss 0.3"), None);
+        // The LD_LIBRARY_PATH of NVIDIA's CUDA images, as TensorFlow's loader prints it
+        // (https://github.com/deepchem/deepchem/issues/2467).
+        assert_eq!(
+            container("dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64").as_deref(),
+            Some("/usr/local/nvidia/lib")
+        );
+        assert_eq!(container("export LD_LIBRARY_PATH=/usr/local/nvidia-libs"), None);
     }
 
     #[test]
@@ -1014,5 +1091,29 @@ mod tests {
             ev("ptxas does not support CC 8.9").compute_capability.map(|c| c.to_string()).as_deref(),
             Some("8.9")
         );
+    }
+    #[test]
+    fn the_old_tensorflow_template_s_bold_labels_still_give_their_versions() {
+        let text = "- **TensorFlow version (use command below)**: 1.8.0\n- **CUDA/cuDNN version**: 10.2.89-5 (from Archlinux repo)";
+        let e = ev(text);
+        assert_eq!(e.tf_in_log.map(|v| v.to_string()).as_deref(), Some("1.8.0"));
+        assert_eq!(e.cuda_in_log.map(|v| v.to_string()).as_deref(), Some("10.2"));
+        let pair = ev("- **CUDA/cuDNN version**: 8.0/5.1");
+        assert_eq!(pair.cudnn_in_log.first().map(|v| v.to_string()).as_deref(), Some("5.1"));
+    }
+
+    #[test]
+    fn onnx_runtime_versions_are_read_as_packages_name_them() {
+        for (text, want) in [
+            ("pip install onnxruntime-gpu==1.17.0", "1.17.0"),
+            ("onnxruntime-gpu 1.16", "1.16"),
+            ("apply yolov8n.onnx with cuda12.4 cudnn9 onnxruntime-win-x64-cuda12-1.17.1", "1.17.1"),
+            ("Microsoft.ML.OnnxRuntime.GPU (nuget package VERSION 1.16.0)", "1.16.0"),
+        ] {
+            let e = ev(text);
+            assert_eq!(e.ort_in_log.map(|v| v.to_string()).as_deref(), Some(want), "{text}");
+        }
+        let provider = r#"LoadLibrary failed with error 126 "" when trying to load "C:\venv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll""#;
+        assert!(ev(provider).ort_in_log.is_none());
     }
 }

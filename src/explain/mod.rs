@@ -175,8 +175,9 @@ pub struct Signature {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wrapper: bool,
     /// A message printed only while a container is being started (the NVIDIA container hook,
-    /// the engine's device injection): that the log shows a container says nothing about which
-    /// of its causes it is.
+    /// the engine's device injection), or one met inside containers nearly always (CUDA's
+    /// forward-compatibility error, whose compat libcuda ships in the CUDA images): that the log
+    /// shows a container says nothing about which of its causes it is.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub container_message: bool,
     /// Candidate causes.
@@ -338,10 +339,20 @@ pub struct SignatureTable {
     pub anchor_groups: Vec<Vec<String>>,
     /// Overlapping automaton over the same literals: all signatures a candidate line may match.
     all: AhoCorasick,
+    /// The distinct literals, in the order of `literal_owners`.
+    literals: Vec<String>,
     /// Literal index → signatures using it.
     literal_owners: Vec<Vec<usize>>,
     regexes: Vec<Option<regex::bytes::Regex>>,
     codes: HashMap<(String, u64), usize>,
+    /// The same literals and regexes ignoring ASCII case, built on first use.
+    folded: OnceLock<Option<Matcher>>,
+}
+
+/// Literals and regexes compiled one way (as written, or ignoring case).
+struct Matcher {
+    all: AhoCorasick,
+    regexes: Vec<Option<regex::bytes::Regex>>,
 }
 
 /// One signature matched on one line.
@@ -437,9 +448,11 @@ impl SignatureTable {
             anchor_groups: groups,
             fast,
             all,
+            literals,
             literal_owners,
             regexes,
             codes,
+            folded: OnceLock::new(),
         })
     }
 
@@ -460,8 +473,50 @@ impl SignatureTable {
 
     /// The best signature for one line, if any.
     pub fn match_line(&self, line: &[u8]) -> Option<LineMatch> {
+        self.match_line_in(line, &self.all, &self.regexes)
+    }
+
+    /// The best signature for one line, ignoring ASCII case in literals and regexes. Users retype
+    /// messages in titles and prose ("no cuda gpus are available", "Cuda Out Of Memory"); this is
+    /// only tried on text in which nothing matched as written, so a log's exact lines keep the
+    /// meaning their case gives them.
+    pub fn match_line_ignoring_case(&self, line: &[u8]) -> Option<LineMatch> {
+        let m = self.folded.get_or_init(|| self.build_folded()).as_ref()?;
+        self.match_line_in(line, &m.all, &m.regexes)
+    }
+
+    /// The case-insensitive matcher: `None` if a regex does not compile ignoring case (the table
+    /// test builds it, so this does not happen with the embedded table).
+    fn build_folded(&self) -> Option<Matcher> {
+        let all = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .ascii_case_insensitive(true)
+            .build(&self.literals)
+            .ok()?;
+        let regexes = self
+            .signatures
+            .iter()
+            .map(|sig| match &sig.regex {
+                Some(r) => regex::bytes::RegexBuilder::new(r)
+                    .size_limit(1 << 23)
+                    .case_insensitive(true)
+                    .build()
+                    .ok()
+                    .map(Some),
+                None => Some(None),
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Matcher { all, regexes })
+    }
+
+    fn match_line_in(
+        &self,
+        line: &[u8],
+        all: &AhoCorasick,
+        regexes: &[Option<regex::bytes::Regex>],
+    ) -> Option<LineMatch> {
         let mut candidates: Vec<usize> = Vec::new();
-        for m in self.all.find_overlapping_iter(line) {
+        for m in all.find_overlapping_iter(line) {
             for &sig in &self.literal_owners[m.pattern().as_usize()] {
                 if !candidates.contains(&sig) {
                     candidates.push(sig);
@@ -473,14 +528,14 @@ impl SignatureTable {
         }
         // Highest priority first; file order breaks ties.
         candidates.sort_by_key(|&i| (std::cmp::Reverse(self.signatures[i].priority), i));
-        let mut best = candidates.iter().find_map(|&i| self.try_signature(i, line))?;
+        let mut best = candidates.iter().find_map(|&i| self.try_signature(i, line, regexes))?;
         if best.code.is_none() {
             // A status named in words may also be given as a number on the same line (Caffe's
             // "(4 vs. 0)  CUDNN_STATUS_INTERNAL_ERROR"): keep the number when it agrees.
             let numbered = candidates
                 .iter()
                 .filter(|&&i| i != best.signature && !self.signatures[i].redirect.is_empty())
-                .filter_map(|&i| self.try_signature(i, line))
+                .filter_map(|&i| self.try_signature(i, line, regexes))
                 .find(|m| m.signature == best.signature && m.code.is_some());
             if let Some(m) = numbered {
                 best.code = m.code;
@@ -490,10 +545,15 @@ impl SignatureTable {
         Some(best)
     }
 
-    fn try_signature(&self, i: usize, line: &[u8]) -> Option<LineMatch> {
+    fn try_signature(
+        &self,
+        i: usize,
+        line: &[u8],
+        regexes: &[Option<regex::bytes::Regex>],
+    ) -> Option<LineMatch> {
         let mut m =
             LineMatch { signature: i, matched: i, key: String::new(), code: None, groups: Vec::new() };
-        if let Some(re) = &self.regexes[i] {
+        if let Some(re) = &regexes[i] {
             let caps = re.captures(line)?;
             for name in re.capture_names().flatten() {
                 let Some(value) = caps.name(name) else { continue };
@@ -771,6 +831,7 @@ mod tests {
     fn the_embedded_table_parses_and_uses_only_the_vocabulary() {
         let t = table();
         assert!(t.signatures.len() >= 60);
+        assert!(t.build_folded().is_some(), "every regex also compiles ignoring case");
         for sig in &t.signatures {
             assert!(sig.source.starts_with("https://"), "{} has no public source", sig.id);
             let total: f64 = sig.causes.iter().map(|c| c.weight).sum();

@@ -4,7 +4,8 @@
 //! the error happened. Pure function of (signature, what the log says, the report).
 
 use super::{Category, LogEvidence, Signature};
-use crate::report::Report;
+use crate::report::{Framework, FrameworkKind, Report};
+use crate::version::Version;
 
 /// Categories of causes that can produce a message on a machine where no GPU is usable: the
 /// driver, libraries or build are what is missing. A signature with none of these among its causes
@@ -64,6 +65,81 @@ pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &R
             "this error is printed only once a GPU has run, and this machine has no NVIDIA GPU or driver"
                 .to_string(),
         );
+    }
+    if let Some(why) = driver_elsewhere(signature, evidence, report, no_gpu_here) {
+        return Some(why);
+    }
+    if let Some(why) = python_elsewhere(evidence, report) {
+        return Some(why);
+    }
+    framework_elsewhere(evidence, report)
+}
+
+/// The log names a driver of another branch than the one loaded here, or any driver while this
+/// machine has none. Not for a driver/library mismatch: its log names the other half's version.
+fn driver_elsewhere(
+    signature: &Signature,
+    evidence: &LogEvidence,
+    report: &Report,
+    no_gpu_here: bool,
+) -> Option<String> {
+    let named = evidence.driver_version.as_ref()?;
+    if signature.causes.iter().any(|c| c.category == Category::DriverLibraryMismatch) {
+        return None;
+    }
+    match &report.driver.kernel_module {
+        Some(m) if m.version.value.branch() != named.branch() => Some(format!(
+            "the log names NVIDIA driver {} and this machine runs {}",
+            named.branch(),
+            m.version.value
+        )),
+        None if no_gpu_here => Some(format!(
+            "the log names NVIDIA driver {} and this machine has no NVIDIA driver",
+            named.branch()
+        )),
+        _ => None,
+    }
+}
+
+/// The program ran on a Python that no environment found here has (a traceback's
+/// `python3.8/site-packages` on a machine whose environments are all 3.12).
+fn python_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String> {
+    let named = evidence.python_in_log.as_ref()?;
+    let here: Vec<&Version> =
+        report.host.python_envs.iter().filter_map(|e| e.python_version.as_ref()).collect();
+    if here.is_empty() || here.iter().any(|v| v.major() == named.major() && v.minor() == named.minor()) {
+        return None;
+    }
+    let mut names: Vec<String> = here.iter().map(|v| v.truncated(2).to_string()).collect();
+    names.dedup();
+    Some(format!(
+        "the log's program ran on Python {named} and this machine's environments have {}",
+        names.join(", ")
+    ))
+}
+
+/// The log names a PyTorch or TensorFlow release that no environment here has, while some
+/// environment here has that framework in another release.
+fn framework_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String> {
+    let release = |text: &str| text.split('+').next().unwrap_or(text).trim().parse::<Version>().ok();
+    let mut named: Vec<(FrameworkKind, Version)> = Vec::new();
+    if let Some(v) = evidence.torch_in_log.as_deref().and_then(release) {
+        named.push((FrameworkKind::Torch, v));
+    }
+    if let Some(v) = &evidence.tf_in_log {
+        named.push((FrameworkKind::Tensorflow, v.clone()));
+    }
+    for (kind, v) in named {
+        let here: Vec<&Framework> = report.frameworks.iter().filter(|f| f.kind == kind).collect();
+        let same = |f: &&Framework| release(f.version.value.as_str()).is_some_and(|h| h.matches_prefix(&v));
+        if !here.is_empty() && !here.iter().any(same) {
+            let versions: Vec<&str> = here.iter().map(|f| f.version.value.as_str()).collect();
+            return Some(format!(
+                "the log names {} {v} and this machine has {}",
+                kind.name(),
+                versions.join(", ")
+            ));
+        }
     }
     None
 }

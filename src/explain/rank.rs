@@ -118,6 +118,8 @@ pub const RULES: &[Rule] = &[
     ptxas_older_than_cuda_in_log,
     jax_plugin_failure_reason,
     cudnn_attention_arch,
+    xla_kernel_image_vs_driver,
+    ort_build_vs_cudnn_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -333,12 +335,49 @@ pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
-fn framework_cudnn(report: &Report) -> Vec<(&Framework, &Version)> {
-    report.frameworks.iter().filter_map(|f| f.cudnn.as_ref().map(|c| (f, &c.value))).collect()
+/// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
+/// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any.
+fn log_frameworks(input: &RuleInput<'_>) -> Option<&'static [FrameworkKind]> {
+    use FrameworkKind::*;
+    const JAX: &[FrameworkKind] = &[Jax, Jaxlib, JaxCudaPlugin];
+    let prefix = input.signature.id.split('-').next().unwrap_or_default();
+    match prefix {
+        "torch" | "torchvision" | "torchrun" | "xformers" | "vllm" => Some(&[Torch]),
+        "tf" => Some(&[Tensorflow]),
+        "jax" => Some(JAX),
+        "xla" => Some(&[Tensorflow, Jax, Jaxlib, JaxCudaPlugin]),
+        "paddle" => Some(&[Paddle]),
+        "ort" => Some(&[Onnxruntime]),
+        // Programs that are none of the frameworks a check reports.
+        "numba" | "theano" | "tensorrt" | "ctranslate2" => Some(&[]),
+        _ if input.evidence.jax_in_log.is_some() => Some(JAX),
+        _ => None,
+    }
+}
+
+/// The machine's frameworks that the message can be about: a TensorFlow error says nothing of
+/// how this machine's PyTorch was built.
+fn relevant_frameworks<'a>(input: &RuleInput<'a>) -> Vec<&'a Framework> {
+    let Some(report) = input.report else { return vec![] };
+    let kinds = log_frameworks(input);
+    report.frameworks.iter().filter(|f| kinds.is_none_or(|k| k.contains(&f.kind))).collect()
+}
+
+fn framework_cudnn<'a>(input: &RuleInput<'a>) -> Vec<(&'a Framework, &'a Version)> {
+    relevant_frameworks(input).into_iter().filter_map(|f| f.cudnn.as_ref().map(|c| (f, &c.value))).collect()
 }
 
 fn same_minor(a: &Version, b: &Version) -> bool {
     a.major() == b.major() && a.minor() == b.minor()
+}
+
+/// The cuDNN install a framework's libcudnn resolves to (its linkage, as the loader would find it).
+fn loaded_cudnn<'a>(fw: &Framework, installs: &[(&'a str, &'a Version)]) -> Option<(&'a str, &'a Version)> {
+    let linkage = fw.linkage.as_ref()?;
+    let lib = linkage.libraries.iter().find(|l| l.name.starts_with("libcudnn.so"))?;
+    let file = lib.real_path.as_deref().or(lib.path.as_deref())?;
+    let dir = file.rsplit_once('/').map_or("", |(d, _)| d).trim_end_matches('/');
+    installs.iter().find(|(d, _)| d.trim_end_matches('/') == dir).copied()
 }
 
 /// cuDNN installs on this machine against each other and against the frameworks' builds.
@@ -369,7 +408,50 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
         format!("cuDNN {} is installed at {}", installs[0].1, installs[0].0),
     ));
     let mut mismatched = false;
-    for (fw, built) in framework_cudnn(report) {
+    // Frameworks that are known (from how the loader resolves their libcudnn) to load the cuDNN
+    // they were built with: another copy elsewhere does not reach them.
+    let mut safe: Vec<String> = Vec::new();
+    // The cuDNN the log says was found at run time, when one install here is of that version.
+    let found_in_log = input
+        .evidence
+        .cudnn_runtime
+        .as_ref()
+        .and_then(|r| installs.iter().find(|(_, v)| same_minor(v, r)).copied());
+    for (fw, built) in framework_cudnn(input) {
+        if let Some((dir, v)) = found_in_log.filter(|(_, v)| !same_minor(v, built)) {
+            mismatched = true;
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                6.0,
+                format!(
+                    "the log found cuDNN {v}, installed here at {dir}; {} {} was built with cuDNN {built}",
+                    fw.kind.name(),
+                    fw.version.value
+                ),
+            ));
+            continue;
+        }
+        if let Some((dir, v)) = loaded_cudnn(fw, &installs) {
+            if same_minor(v, built) && fw.linkage.as_ref().is_some_and(|l| l.cudnn_mixes.is_empty()) {
+                safe.push(format!(
+                    "{} {} loads its own cuDNN {v} from {dir}",
+                    fw.kind.name(),
+                    fw.version.value
+                ));
+                continue;
+            }
+            mismatched = true;
+            out.push(adj(
+                Category::CudnnVersionMismatch,
+                6.0,
+                format!(
+                    "{} {} was built with cuDNN {built} and loads cuDNN {v} from {dir}",
+                    fw.kind.name(),
+                    fw.version.value
+                ),
+            ));
+            continue;
+        }
         for (dir, v) in installs.iter().filter(|(_, v)| !same_minor(v, built)) {
             mismatched = true;
             out.push(adj(
@@ -385,13 +467,15 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let distinct: BTreeSet<String> = installs.iter().map(|(_, v)| v.truncated(2).to_string()).collect();
     if !mismatched && distinct.len() > 1 {
-        mismatched = true;
         let list: Vec<String> = installs.iter().map(|(d, v)| format!("{v} at {d}")).collect();
-        out.push(adj(
-            Category::CudnnVersionMismatch,
-            3.0,
-            format!("{} cuDNN installs of different versions: {}", installs.len(), list.join("; ")),
-        ));
+        let what = format!("{} cuDNN installs of different versions: {}", installs.len(), list.join("; "));
+        if safe.is_empty() {
+            mismatched = true;
+            out.push(adj(Category::CudnnVersionMismatch, 3.0, what));
+        } else {
+            // Another program may still pick the other copy; the frameworks found do not.
+            out.push(adj(Category::CudnnVersionMismatch, 1.2, format!("{what}, but {}", safe.join("; "))));
+        }
     }
     if mismatched {
         if let Some(ld) = report.environment.iter().find(|e| e.name == "LD_LIBRARY_PATH") {
@@ -441,11 +525,12 @@ pub fn cudnn_versions_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// errors that follow from it ("DNN library initialization failed", "Failed to get convolution
 /// algorithm") are that mismatch too.
 pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    const MISMATCH: [&str; 4] = [
+    const MISMATCH: [&str; 5] = [
         "tf-cudnn-runtime-mismatch",
         "jax-outdated-cudnn",
         "torch-cudnn-version-incompatibility",
         "cudnn-version-mismatch-status",
+        "paddle-cudnn-version-warning",
     ];
     settled_elsewhere(input, &MISMATCH, Category::CudnnVersionMismatch, 4.0, "a cuDNN version mismatch")
 }
@@ -513,16 +598,15 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let mut out = Vec::new();
     let mut all_new_enough = true;
     let mut checked = false;
-    for gpu in gpu_archs(input) {
+    let gpus = gpu_archs(input);
+    for gpu in &gpus {
         let Some(support) = input.table.arch_support(gpu.cc) else { continue };
         let cudnns = report
             .cudnn
             .iter()
             .filter_map(|c| c.version.as_ref().map(|v| (format!("at {}", c.lib_dir), &v.value)))
             .chain(
-                framework_cudnn(report)
-                    .into_iter()
-                    .map(|(f, v)| (format!("in {}'s build", f.kind.name()), v)),
+                framework_cudnn(input).into_iter().map(|(f, v)| (format!("in {}'s build", f.kind.name()), v)),
             );
         for (place, v) in cudnns {
             checked = true;
@@ -538,7 +622,7 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 ));
             }
         }
-        for fw in &report.frameworks {
+        for fw in relevant_frameworks(input) {
             let Some(cuda) = &fw.cuda else { continue };
             checked = true;
             if cuda.value < support.min_cuda {
@@ -558,7 +642,7 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 ));
             }
         }
-        for fw in &report.frameworks {
+        for fw in relevant_frameworks(input) {
             let archs = fw_arch_list(fw);
             if archs.is_empty() {
                 continue;
@@ -583,10 +667,12 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
         }
     }
     if checked && all_new_enough {
+        let mut names: Vec<&str> = gpus.iter().map(|g| g.name.as_str()).collect();
+        names.dedup();
         out.push(adj(
             Category::ArchUnsupported,
             0.3,
-            "the installed CUDA and cuDNN releases support this machine's GPUs",
+            format!("the installed CUDA and cuDNN releases support the {}", names.join(", ")),
         ));
     }
     out
@@ -687,8 +773,8 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
             format!("the driver supports CUDA {found} at most (\"found version\" in the log)"),
         ));
     }
-    let (Some(driver), Some(report)) = (driver, input.report) else { return out };
-    for fw in &report.frameworks {
+    let (Some(driver), Some(_)) = (driver, input.report) else { return out };
+    for fw in relevant_frameworks(input) {
         let Some(cuda) = &fw.cuda else { continue };
         if cuda.value.major > driver.major
             || (cuda.value > driver && cuda.value.major == driver.major && cuda.value.major < 11)
@@ -841,7 +927,7 @@ pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(report) = input.report else { return vec![] };
     let mut out = Vec::new();
-    for fw in &report.frameworks {
+    for fw in relevant_frameworks(input) {
         let relevant = matches!(
             fw.kind,
             FrameworkKind::Torch | FrameworkKind::Jaxlib | FrameworkKind::Tensorflow | FrameworkKind::Paddle
@@ -1223,19 +1309,28 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     )]
 }
 
-/// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab:
-/// the runtime comes with one CUDA release, and what asks for another was built for another CUDA
-/// (mxnet-cu101 on Colab's CUDA 11.2: https://github.com/ai-forever/ghost/issues/50; a CUDA 11
-/// CTranslate2 after Colab moved to CUDA 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74;
-/// RAPIDS cu12 wheels on Colab's CUDA 11: https://github.com/NVIDIA/cuml/issues/5300). cuDNN is left
-/// to the cuDNN rules.
+/// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab
+/// or in a container: the runtime, like a CUDA image, comes with one CUDA release, and what asks
+/// for another was built for another CUDA (mxnet-cu101 on Colab's CUDA 11.2:
+/// https://github.com/ai-forever/ghost/issues/50; a CUDA 11 CTranslate2 after Colab moved to CUDA
+/// 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74; RAPIDS cu12 wheels on Colab's
+/// CUDA 11: https://github.com/NVIDIA/cuml/issues/5300; TensorFlow 2.4 asking for libcudart.so.11.0
+/// in a CUDA 10.1 image: https://github.com/deepchem/deepchem/issues/2467; libcusolver.so.10 in a
+/// CUDA 11 image: https://github.com/iterative/cml/issues/972). cuDNN is left to the cuDNN rules,
+/// and the driver's own libcuda (not a toolkit library), which the container toolkit mounts, to the
+/// container rules.
 pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
         return vec![];
     }
-    let (Some(file), Some(hint)) =
-        (input.evidence.library.as_deref(), input.evidence.colab_in_log.as_deref())
-    else {
+    let ev = input.evidence;
+    let (Some(file), Some(place)) = (
+        ev.library.as_deref(),
+        ev.colab_in_log
+            .as_deref()
+            .map(|hint| format!("Colab (\"{hint}\")"))
+            .or_else(|| ev.container_in_log.as_deref().map(|hint| format!("a container (\"{hint}\")"))),
+    ) else {
         return vec![];
     };
     let Some(kind) = library_kind(file) else { return vec![] };
@@ -1245,9 +1340,7 @@ pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(
         Category::CudaRuntimeMismatch,
         3.0,
-        format!(
-            "the log shows Colab (\"{hint}\"), which comes with one CUDA release: {file} is asked for by a build for another"
-        ),
+        format!("the log shows {place}, which comes with one CUDA release: {file} is asked for by a build for another"),
     )]
 }
 
@@ -2076,6 +2169,91 @@ pub fn ptxas_older_than_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     ]
 }
 
+/// "No kernel image" from JAX/XLA with a driver older than the CUDA the log names: XLA compiles its
+/// kernels at run time for the GPU it runs on, with the installed CUDA's ptxas, so a kernel missing
+/// there is most often code the older driver cannot load, not a GPU the build left out (driver 470
+/// with CUDA 11.6/11.7: https://github.com/jax-ml/jax/issues/5723, /11967, where a CUDA matching
+/// the driver or a newer driver fixed it). `driver_vs_cuda_in_log` weighs the versions themselves.
+pub fn xla_kernel_image_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || input.signature.id != "cuda-no-kernel-image" {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(marker), Some(driver), Some(cuda)) =
+        (ev.jax_in_log.as_deref(), &ev.driver_version, ev.cuda_in_log)
+    else {
+        return vec![];
+    };
+    let Some(newest) = newest_cuda_of(driver) else { return vec![] };
+    if cuda <= newest {
+        return vec![];
+    }
+    vec![
+        adj(
+            Category::DriverTooOld,
+            8.0,
+            format!(
+                "the log comes from JAX/XLA ({marker}), which compiles its kernels at run time with CUDA {cuda}, newer than the driver's CUDA {newest}"
+            ),
+        ),
+        adj(Category::ArchUnsupported, 0.4, "XLA compiles its kernels for the GPU it runs on"),
+    ]
+}
+
+/// The cuDNN major an ONNX Runtime release loads, from the CUDA execution provider's requirements
+/// table: 8 up to 1.17 (and the CUDA 11 builds of every release), 9 for the CUDA 12 builds from
+/// 1.19 on; 1.18 changed it between its patch releases, so it decides nothing.
+fn ort_cudnn_major(ort: &Version, cuda_major: Option<u32>) -> Option<u64> {
+    let (major, minor) = (ort.major(), ort.minor());
+    if major != 1 {
+        return None;
+    }
+    match minor {
+        0..=17 => Some(8),
+        18 => None,
+        _ if cuda_major == Some(11) => Some(8),
+        _ => Some(9),
+    }
+}
+
+/// ONNX Runtime's CUDA provider failing to load, with the ONNX Runtime version and the cuDNN major
+/// the log names: a cuDNN of another major than the release loads is the mismatch (1.17.1 with
+/// cuDNN 9: https://github.com/microsoft/onnxruntime/issues/20223; 1.18.1 asking for libcudnn.so.9 on
+/// a cuDNN 8 machine: /21684); the major it needs makes the mismatch unlikely
+/// (https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements).
+pub fn ort_build_vs_cudnn_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let Some(ort) = &ev.ort_in_log else { return vec![] };
+    let Some(needed) = ort_cudnn_major(ort, ev.cuda_in_log.map(|c| c.major)) else { return vec![] };
+    let majors: Vec<u64> = ev.cudnn_in_log.iter().map(Version::major).collect();
+    if majors.is_empty() {
+        return vec![];
+    }
+    if majors.contains(&needed) {
+        return vec![adj(
+            Category::CudnnVersionMismatch,
+            0.5,
+            format!("ONNX Runtime {ort} loads cuDNN {needed}, the major the log names"),
+        )];
+    }
+    let named: Vec<String> = majors.iter().map(u64::to_string).collect();
+    vec![
+        adj(
+            Category::CudnnVersionMismatch,
+            8.0,
+            format!("ONNX Runtime {ort} loads cuDNN {needed}, and the log names cuDNN {}", named.join(", ")),
+        ),
+        adj(
+            Category::CudnnMissing,
+            0.5,
+            format!("a cuDNN is installed (the log names cuDNN {})", named.join(", ")),
+        ),
+    ]
+}
+
 /// JAX's CUDA plugin failing to initialize says why at the end of its traceback: when the same log
 /// shows a CUDA library check failing (`Unable to load cuSPARSE`, an outdated cuDNN or CUDA
 /// library), that check is the reason, not a plugin of another version than jaxlib
@@ -2372,6 +2550,14 @@ mod tests {
         assert_eq!(top(colab), ("loader-cuda-lib-missing".into(), Category::CudaRuntimeMismatch));
         let plain = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory";
         assert_eq!(top(plain), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
+        // A CUDA image, shown by the LD_LIBRARY_PATH NVIDIA's images set, is one CUDA release too.
+        let image = "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic \
+                     library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: \
+                     No such file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64";
+        assert_eq!(top(image).1, Category::CudaRuntimeMismatch);
+        let no_image =
+            image.replace("/usr/local/nvidia/lib:/usr/local/nvidia/lib64", "/usr/local/cuda/lib64");
+        assert_eq!(top(&no_image).1, Category::LibraryNotFound);
     }
 
     #[test]
@@ -2536,6 +2722,55 @@ mod tests {
         // CUDA 12 named in the log against a CUDA 12 library: no mismatch, the library is missing.
         let same = "Cuda compilation tools, release 12.4, V12.4.131\nRuntimeError: Library libcublas.so.12 is not found or cannot be loaded";
         assert_eq!(top(same).0, "ctranslate2-library-missing");
+    }
+
+    #[test]
+    fn paddle_naming_an_older_cudnn_than_its_build_is_the_mismatch_behind_its_cudnn_errors() {
+        let warning = "W0608 17:24:55.806937 14489 device_context.h:360] WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version.";
+        assert_eq!(top(warning), ("paddle-cudnn-version-warning".into(), Category::CudnnVersionMismatch));
+        // Listed after the error it explains, which it ranks: a bad parameter is otherwise the
+        // caller's.
+        let bad_param = "ExternalError:  Cudnn error, CUDNN_STATUS_BAD_PARAM  at (/paddle/paddle/fluid/operators/batch_norm_op.cu:287)";
+        assert_eq!(top(bad_param).1, Category::UserCodeBug);
+        let both = format!("{warning}\n{bad_param}");
+        assert_eq!(top(&both), ("cudnn-bad-param".into(), Category::CudnnVersionMismatch));
+    }
+
+    #[test]
+    fn a_tensorrt_7_version_tag_error_is_an_engine_of_another_version() {
+        let text = "[TensorRT] ERROR: coreReadArchive.cpp (41) - Serialization Error in verifyHeader: 0 (Version tag does not match. Note: Current Version: 96, Serialized Engine Version: 97)";
+        assert_eq!(top(text), ("tensorrt-engine-deserialize".into(), Category::Other));
+    }
+
+    #[test]
+    fn no_kernel_image_from_jax_with_a_driver_older_than_its_cuda_is_the_driver() {
+        let error = "jax.numpy.ones(3)\nRuntimeError: Unknown: no kernel image is available for execution on the device";
+        let old =
+            format!("jax 0.3.16, jaxlib 0.3.15 with cuda-11.6.2 and nvidia driver version 470\n{error}");
+        assert_eq!(top(&old), ("cuda-no-kernel-image".into(), Category::DriverTooOld));
+        // A driver new enough for the CUDA named, or no JAX: the build's architectures.
+        let new_driver =
+            format!("jax 0.3.16, jaxlib 0.3.15 with cuda-11.6.2 and nvidia driver version 510\n{error}");
+        assert_eq!(top(&new_driver).1, Category::ArchUnsupported);
+        let torch = "torch with cuda-11.6.2 and nvidia driver version 470\nRuntimeError: CUDA error: no kernel image is available for execution on the device";
+        assert_eq!(top(torch).1, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn onnx_runtime_with_a_cudnn_of_another_major_than_its_release_loads_is_the_cudnn_mismatch() {
+        let error = "Loadlibrary failed with error 126 when trying to load onnxruntime_providers_cuda.dll";
+        let cudnn9_for_117 =
+            format!("{error}\napply yolov8n.onnx with cuda12.4 cudnn9 onnxruntime-win-x64-cuda12-1.17.1");
+        assert_eq!(top(&cudnn9_for_117), ("ort-cuda-provider".into(), Category::CudnnVersionMismatch));
+        let cudnn8_for_120 = format!("{error}\nonnxruntime-gpu==1.20.1, CUDA 12.4, cuDNN 8.9.7");
+        assert_eq!(top(&cudnn8_for_120).1, Category::CudnnVersionMismatch);
+        // The major the release needs: not the mismatch.
+        let cudnn9_for_120 = format!("{error}\nonnxruntime-gpu==1.20.1, CUDA 12.4, cuDNN 9.1");
+        assert_ne!(top(&cudnn9_for_120).1, Category::CudnnVersionMismatch);
+        assert_eq!(ort_cudnn_major(&"1.17.1".parse().unwrap(), Some(12)), Some(8));
+        assert_eq!(ort_cudnn_major(&"1.18.1".parse().unwrap(), Some(12)), None);
+        assert_eq!(ort_cudnn_major(&"1.20.0".parse().unwrap(), Some(11)), Some(8));
+        assert_eq!(ort_cudnn_major(&"1.20.0".parse().unwrap(), None), Some(9));
     }
 
     #[test]

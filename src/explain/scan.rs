@@ -91,6 +91,8 @@ struct Scanner<'t> {
     tail: Vec<String>,
     /// The last [`RECENT_KEEP`] bytes read (or a little more).
     recent: Vec<u8>,
+    /// Every line is tried against the literals ignoring case (the second look at an input's end).
+    ignoring_case: bool,
 }
 
 impl<'t> Scanner<'t> {
@@ -103,13 +105,15 @@ impl<'t> Scanner<'t> {
             lines_before: 0,
             tail: Vec::new(),
             recent: Vec::new(),
+            ignoring_case: false,
         }
     }
 
-    /// Ends the scan: counts lines and, when nothing matched, keeps the end of the input.
+    /// Ends the scan: counts lines and, when nothing matched, looks at the end of the input again
+    /// ignoring case; if still nothing, keeps that end for the keyword vote.
     fn finish(mut self) -> ScanResult {
         self.result.lines = self.lines_before;
-        if self.result.occurrences.is_empty() && !self.recent.is_empty() {
+        if self.result.occurrences.is_empty() && !self.recent.is_empty() && !self.ignoring_case {
             let from = self.recent.len().saturating_sub(RECENT_KEEP);
             let mut bytes: &[u8] = &self.recent[from..];
             if self.result.bytes > bytes.len() as u64 {
@@ -124,6 +128,14 @@ impl<'t> Scanner<'t> {
             let trailing_newline = bytes.last() == Some(&b'\n');
             let kept_lines = text.len() as u64 - u64::from(trailing_newline);
             let first_line = (self.result.lines + 1).saturating_sub(kept_lines).max(1);
+            let mut again = Scanner::new(self.table);
+            again.ignoring_case = true;
+            again.lines_before = first_line - 1;
+            again.chunk(bytes);
+            if !again.result.occurrences.is_empty() {
+                self.result.occurrences = again.result.occurrences;
+                return self.result;
+            }
             let mut text = text.join("\n");
             if trailing_newline {
                 text.pop();
@@ -145,11 +157,18 @@ impl<'t> Scanner<'t> {
         }
         let mut counted_to = 0;
         let mut newlines = self.lines_before;
-        for start in self.table.fast.candidate_lines(buf) {
+        let candidates =
+            if self.ignoring_case { every_line(buf) } else { self.table.fast.candidate_lines(buf) };
+        for start in candidates {
             let (line, next) = line_at(buf, start);
             newlines += count_newlines(&buf[counted_to..start]);
             counted_to = start;
-            if let Some(lm) = self.table.match_line(line) {
+            let found = if self.ignoring_case {
+                self.table.match_line_ignoring_case(line)
+            } else {
+                self.table.match_line(line)
+            };
+            if let Some(lm) = found {
                 let n = self.record(lm, line, newlines + 1);
                 if n {
                     let before = lines_before(buf, start, &self.tail).join("\n");
@@ -253,6 +272,13 @@ fn lines_before(buf: &[u8], start: usize, tail: &[String]) -> Vec<String> {
 }
 
 /// The line starting at `start` (without its newline or carriage return) and where the next begins.
+/// The start of every line of `buf`.
+fn every_line(buf: &[u8]) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', buf).map(|i| i + 1).filter(|&i| i < buf.len()))
+        .collect()
+}
+
 fn line_at(buf: &[u8], start: usize) -> (&[u8], usize) {
     let end = memchr::memchr(b'\n', &buf[start..]).map_or(buf.len(), |i| start + i);
     let line = &buf[start..end];
@@ -465,6 +491,21 @@ mod tests {
         assert_eq!(first, format!("step {} loss 0.5", u.first_line - 1));
         // Once an error is found nothing is kept.
         assert!(scan_bytes(b"RuntimeError: No CUDA GPUs are available\n", table()).unmatched.is_none());
+    }
+
+    #[test]
+    fn a_retyped_message_is_found_ignoring_case_only_when_nothing_matched_as_written() {
+        // A title retyped by a user: no line matches as written.
+        let text = "Hi, training fails on my laptop\nsteps: run train.py\nruntimeerror: no cuda gpus are available\n";
+        let r = scan_bytes(text.as_bytes(), table());
+        assert_eq!(ids(&r), ["torch-no-cuda-gpus"]);
+        assert_eq!(r.occurrences[0].first_line, 3);
+        assert!(r.unmatched.is_none());
+        // With an exact error elsewhere in the text, the retyped line is not looked at.
+        let text = format!("{text}RuntimeError: CUDA error: out of memory\n");
+        let r = scan_bytes(text.as_bytes(), table());
+        assert_eq!(r.occurrences.len(), 1);
+        assert_eq!(r.occurrences[0].first_line, 4);
     }
 
     #[test]
