@@ -301,9 +301,10 @@ fn patterns() -> &'static Patterns {
                 r"(?i)[/\\]python(3)\.(\d{1,2})[/\\]|\bPython(?: version)?:? (3)\.(\d{1,2})\.\d{1,2}\b|-cp3(\d{1,2})-",
             ),
             // `docker compose --profile x up` has options before the verb; a compose service's
-            // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2).
+            // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2). People also say where
+            // the program runs: "in the docker image", "inside a docker container".
             container: re(
-                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b",
+                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
@@ -354,7 +355,7 @@ fn patterns() -> &'static Patterns {
                 r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?\**[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
             multi_node: re(
-                r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti-?(?:node|machine)\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
+                r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti[- ]?(?:node|machine)s?\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
             ),
             nccl_cuda_failure: re(r"Cuda failure (?:\d+ )?'([^'\n]{3,80})'"),
             worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
@@ -907,6 +908,16 @@ mod tests {
         );
         assert_eq!(container("[root@24c96d985c30 /]# nvidia-smi").as_deref(), Some("root@24c96d985c30"));
         assert_eq!(container("I use docker sometimes, but not here"), None);
+        // Said in prose (https://github.com/zzzyuqing/DreamMat/issues/14).
+        assert_eq!(
+            container("I pulled the official docker image but torch.cuda.is_available() = False").as_deref(),
+            Some("pulled the official docker image")
+        );
+        assert_eq!(
+            container("Running in a Docker container on the node").as_deref(),
+            Some("in a Docker container")
+        );
+        assert_eq!(container("we publish a docker image too"), None);
         let no_gpu = |t: &str| ev(t).no_nvidia_gpu;
         assert_eq!(
             no_gpu("I am running this step on the CPU.").as_deref(),
@@ -1065,6 +1076,12 @@ mod tests {
     #[test]
     fn several_nodes_and_a_user_s_memory_remarks_are_read_from_the_log() {
         let nodes = |t: &str| ev(t).multi_node;
+        // Written with a space (https://github.com/NVIDIA/nccl/issues/207).
+        assert_eq!(
+            nodes("I try to use torch.distributed.launch to run code in multi node with multi gpus")
+                .as_deref(),
+            Some("multi node")
+        );
         assert_eq!(
             nodes("ncclSystemError: System call failed when training on two remote nodes").as_deref(),
             Some("two remote nodes")

@@ -100,6 +100,7 @@ pub const RULES: &[Rule] = &[
     caffe_grouped_convolution,
     no_nvidia_gpu_in_log,
     nccl_env_in_log,
+    nccl_detail_elsewhere_in_log,
     nccl_multi_node,
     memory_hint_in_log,
     allocator_mode_refused,
@@ -1703,6 +1704,38 @@ pub fn nccl_cuda_failure_detail(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(category, factor, format!("NCCL's CUDA call failed with \"{detail}\""))]
 }
 
+/// NCCL's generic results (unhandled system error, internal error, remote error) say only that
+/// some call failed; the NCCL WARN line printed before them names which, and NCCL's
+/// troubleshooting guide reads that line first
+/// (https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html). When the same
+/// log holds one of NCCL's specific failures (a socket connection, an InfiniBand queue pair or
+/// completion, locked memory), the generic error is that failure, and its most likely cause is
+/// the specific one's. (/dev/shm is already counted by `container_errors_elsewhere_in_log`.)
+pub fn nccl_detail_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const GENERIC: &[&str] = &["nccl-system-error", "nccl-internal-error", "nccl-remote-error"];
+    const DETAIL: &[&str] = &["nccl-socket-connect", "nccl-ib-connect", "nccl-ib-memlock"];
+    if !GENERIC.contains(&input.signature.id.as_str()) {
+        return vec![];
+    }
+    let detail = input
+        .table
+        .signatures
+        .iter()
+        .find(|s| DETAIL.contains(&s.id.as_str()) && input.seen.contains(s.id.as_str()));
+    let Some(detail) = detail else { return vec![] };
+    let Some(top) = detail.causes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)) else {
+        return vec![];
+    };
+    if !has(input, top.category) {
+        return vec![];
+    }
+    vec![adj(
+        top.category,
+        3.0,
+        format!("the same log shows which call failed ({}: {})", detail.id, detail.title),
+    )]
+}
+
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
 /// NCCL_TOPO_FILE, NCCL_SOCKET_IFNAME…): for an NCCL error that a wrong setting explains, the
 /// setting. NCCL's maintainers read these lines first
@@ -2392,6 +2425,33 @@ mod tests {
         assert_eq!(
             rank(sig, &LogEvidence::default(), None, &seen, t)[0].category,
             Category::ContainerRuntime
+        );
+    }
+
+    #[test]
+    fn a_generic_nccl_error_takes_the_cause_of_the_nccl_warning_beside_it() {
+        let t = table();
+        let sig = t.by_id("nccl-system-error").unwrap();
+        let first = |seen: &[&'static str]| {
+            let seen: BTreeSet<&str> = seen.iter().copied().collect();
+            rank(sig, &LogEvidence::default(), None, &seen, t)[0].category
+        };
+        // Alone, the generic error keeps its priors (a container's /dev/shm first).
+        assert_eq!(first(&["nccl-system-error"]), Category::ContainerRuntime);
+        // A socket that could not connect, or an RDMA peer that never answered: the interface
+        // or InfiniBand settings.
+        assert_eq!(first(&["nccl-system-error", "nccl-socket-connect"]), Category::EnvVarMisconfig);
+        assert_eq!(first(&["nccl-system-error", "nccl-ib-connect"]), Category::EnvVarMisconfig);
+        // Locked memory for InfiniBand: the memlock limit rises next to the container's.
+        let seen: BTreeSet<&str> = ["nccl-system-error", "nccl-ib-memlock"].into();
+        let ranked = rank(sig, &LogEvidence::default(), None, &seen, t);
+        assert!(ranked.iter().take(2).any(|c| c.category == Category::PermissionOrCache));
+        // Other signatures' own causes are left alone.
+        let socket = t.by_id("nccl-socket-connect").unwrap();
+        let seen: BTreeSet<&str> = ["nccl-socket-connect", "nccl-ib-memlock"].into();
+        assert_eq!(
+            rank(socket, &LogEvidence::default(), None, &seen, t)[0].category,
+            Category::EnvVarMisconfig
         );
     }
 
