@@ -35,6 +35,11 @@ fn load() -> Vec<(String, Case)> {
 fn the_corpus_is_real_and_well_formed() {
     let cases = load();
     assert!(cases.len() >= 40, "only {} corpus cases", cases.len());
+    // One case per thread: a thread collected twice would count twice.
+    let mut urls: Vec<&str> = cases.iter().map(|(_, c)| c.url.trim_end_matches('/')).collect();
+    urls.sort_unstable();
+    let twice: Vec<&&str> = urls.windows(2).filter(|w| w[0] == w[1]).map(|w| &w[0]).collect();
+    assert!(twice.is_empty(), "threads collected twice: {twice:?}");
     for (name, c) in &cases {
         assert!(c.url.starts_with("https://github.com/"), "{name}: {}", c.url);
         assert!(Category::from_name(&c.category).is_some(), "{name}: unknown category {}", c.category);
