@@ -232,6 +232,7 @@ struct Patterns {
     colab: Regex,
     torch_extension: Regex,
     dll_loading: Regex,
+    cuda_dll: Regex,
     exclusive: Regex,
     nvml: Regex,
     visible: Regex,
@@ -282,7 +283,7 @@ fn patterns() -> &'static Patterns {
             // is installed. A user's own "my CUDA version is 10.0" is, and so is an issue
             // template's "CUDA version: 11.2" (lower-case v, unlike nvidia-smi's header).
             cuda_in_log: re(
-                r"(?i)\b(?:cuda(?:[ _-]?toolkit)?|cuda compilation tools, release)(?: version is)?(?:[ \t]*:)?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?\**:?\**\s*(\d{1,2})\.(\d)\b",
+                r"(?i)(?:^|[^A-Za-z0-9_])(?:cuda(?:[ _-]?toolkit)?|cuda compilation tools, release)(?: version is|[ \t]*版本|[ \t]+ver\.?)?(?:[ \t]*[:：])?[\s=_-]*(\d{1,2})\.(\d)\b|\+cu(\d{2,3})\b|(?-i:\bCUDA\s+version:\s*)(\d{1,2})\.(\d)\b|\bcuda/cudnn(?: version)?\**:?\**\s*(\d{1,2})\.(\d)\b",
             ),
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
@@ -290,7 +291,7 @@ fn patterns() -> &'static Patterns {
             // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
             // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
             cudnn_in_log: re(
-                r"(?i)(?:\b|lib)cudnn(?: version)?[\s:=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
+                r"(?i)(?:^|[^A-Za-z0-9_]|lib)cudnn(?: version|[ \t]*版本|[ \t]+ver\.?)?[\s:：=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
             ),
             tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
             // "cuda10", "CUDA 11", "cuda_toolkit 10": a major alone, as people write it in prose.
@@ -321,6 +322,9 @@ fn patterns() -> &'static Patterns {
             // logger wrapped the line before the path or the message was pasted JSON-escaped
             // (`\"c:\\Users\\...\\fbgemm.dll\"`).
             dll_loading: re(r#"Error loading\s+\\?"([^"\n]*?)\\+([\w.-]+\.dll)\\?""#),
+            // A CUDA library's versioned Windows DLL named anywhere, as people retype it ("it
+            // needed cublas64_12.dll"): no \b before it, CJK letters are word characters.
+            cuda_dll: re(r"(?i)(?:^|[^A-Za-z0-9_])((?:cublas(?:lt)?|cudart|cufft|curand|cusparse|cusolver|nvrtc)64_\d{2,3}(?:_\d)?\.dll)\b"),
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
@@ -342,7 +346,7 @@ fn patterns() -> &'static Patterns {
             // A major of 5 to 9 standing alone ("cudnn64_9.dll" and "libcudnn_ops.so.9" do not
             // match: a digit or a letter follows, or "_ops" comes between).
             cudnn_named: re(
-                r"(?i)(?:^|[^\w.])(?:nvidia-cudnn-cu1\d[ \t]*==[ \t]*|(?:lib)?cudnn(?:_major)?[ \t_=-]*(?:version[ \t:]*)?v?)([5-9])(?:\.\d{1,2})*\b",
+                r"(?i)(?:^|[^A-Za-z0-9_.])(?:nvidia-cudnn-cu1\d[ \t]*==[ \t]*|(?:lib)?cudnn(?:_major)?[ \t_=-]*(?:(?:version|版本)[ \t:：]*)?v?)([5-9])(?:\.\d{1,2})*(?:$|[^A-Za-z0-9_])",
             ),
             torch_named: re(
                 r"(?i)(?:^|[^\w.])(?:py)?torch(?:[ \t]+version)?[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?(?:\+cu\d{2,3})?)",
@@ -663,6 +667,13 @@ pub fn extract(
             if !groups.iter().any(|(name, _)| name == "dir") {
                 ev.captured.push(("dir".into(), c[1].replace("\\\\", "\\")));
             }
+        }
+    }
+    // A text no signature recognised (or one whose line named no file) that names a CUDA
+    // library's versioned DLL: that is the library it is about.
+    if ev.library.is_none() && key.is_empty() {
+        if let Some(c) = p.cuda_dll.captures(context) {
+            ev.library = Some(c[1].to_string());
         }
     }
     // A cuDNN library of another major named beside the one that is missing ("saw

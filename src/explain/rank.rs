@@ -71,6 +71,7 @@ pub const RULES: &[Rule] = &[
     cudnn_installs,
     cudnn_versions_in_log,
     cudnn_mismatch_elsewhere_in_log,
+    cudnn_dependency_elsewhere_in_log,
     version_check_library,
     arch_support,
     arch_list_in_log,
@@ -534,6 +535,20 @@ pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment>
         "paddle-cudnn-version-warning",
     ];
     settled_elsewhere(input, &MISMATCH, Category::CudnnVersionMismatch, 4.0, "a cuDNN version mismatch")
+}
+
+/// The same log shows the loader's own reason for a cuDNN sub-library failing to load: a library
+/// it depends on (NVRTC, libcuda.so) is missing. A bare "could not load libcudnn_cnn_infer.so.8"
+/// (a title retyping it) is then that dependency, not cuDNN
+/// (https://github.com/facefusion/facefusion-docker/issues/8).
+pub fn cudnn_dependency_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    settled_elsewhere(
+        input,
+        &["cudnn-dependency-missing"],
+        Category::LibraryNotFound,
+        4.0,
+        "a library cuDNN depends on as the one missing",
+    )
 }
 
 /// A version check that names the library it found too old (JAX's "Found cuDNN version 8600, but
@@ -1173,6 +1188,31 @@ fn so_major(file: &str) -> Option<u64> {
     file.split(".so.").nth(1)?.split('.').next()?.parse().ok()
 }
 
+/// A CUDA library's Windows DLL name as the Linux soname of the same release, so that the soname
+/// rules read both: `cublas64_12.dll` is `libcublas.so.12`, `cublasLt64_11.dll` is
+/// `libcublasLt.so.11`, `cudart64_110.dll` is `libcudart.so.11.0`, `cudart64_101.dll` is
+/// `libcudart.so.10.1`, `nvrtc64_120_0.dll` is `libnvrtc.so.12.0`, `cudart64_92.dll` is
+/// `libcudart.so.9.2`. The number after `64_` is the soname major for 10 to 19 (and for cuFFT's,
+/// cuSPARSE's, cuSOLVER's own numbering), major and minor run together otherwise, as the DLLs of
+/// the CUDA toolkits for Windows are named.
+fn dll_as_soname(file: &str) -> Option<String> {
+    let stem = file.strip_suffix(".dll").or_else(|| file.strip_suffix(".DLL"))?;
+    let (name, number) = stem.split_once("64_")?;
+    if name.is_empty() || name.starts_with("lib") {
+        return None;
+    }
+    let digits = number.split('_').next()?;
+    let n: u64 = digits.parse().ok()?;
+    let version = match n {
+        10..=19 => n.to_string(),
+        20..=99 => format!("{}.{}", n / 10, n % 10),
+        100..=199 => format!("{}.{}", n / 10, n % 10),
+        _ => return None,
+    };
+    let soname = format!("lib{name}.so.{version}");
+    library_kind(&soname).map(|_| soname)
+}
+
 /// A library the loader could not find, against the copies on this machine.
 pub fn missing_library(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(report) = input.report else { return vec![] };
@@ -1281,20 +1321,23 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
     let (Some(file), Some(have)) = (input.evidence.library.as_deref(), input.evidence.cuda_in_log) else {
         return vec![];
     };
-    let Some(kind) = library_kind(file) else { return vec![] };
+    // A Windows DLL (cublas64_12.dll) is read as the soname of the same release.
+    let linux_name = dll_as_soname(file);
+    let name = linux_name.as_deref().unwrap_or(file);
+    let Some(kind) = library_kind(name) else { return vec![] };
     if kind == LibraryKind::Cudnn {
         return vec![];
     }
-    let Some(soname) = so_major(file) else { return vec![] };
+    let Some(soname) = so_major(name) else { return vec![] };
     let Some((mut first, mut last)) = cuda_of_soname(kind, soname) else { return vec![] };
     // CUDA 10.0's cuBLAS is libcublas.so.10.0; from 10.1 on its soname carries the major alone, so
     // a bare libcublas.so.10 is CUDA 10.1 or 10.2 (TensorFlow 2.1+ asks for it, and CUDA 10.0 does
     // not provide it: https://github.com/talmolab/sleap/issues/426).
-    if kind == LibraryKind::Cublas && soname == 10 && file.split(".so.").nth(1) == Some("10") {
+    if kind == LibraryKind::Cublas && soname == 10 && name.split(".so.").nth(1) == Some("10") {
         (first, last) = ((10, 1), (10, 2));
     }
     let same_minor = || {
-        let minor: Option<u64> = file.split(".so.").nth(1)?.split('.').nth(1)?.parse().ok();
+        let minor: Option<u64> = name.split(".so.").nth(1)?.split('.').nth(1)?.parse().ok();
         Some(minor == Some(u64::from(have.minor)))
     };
     // Before CUDA 11, cudart's and cuBLAS's sonames carry the minor too (libcudart.so.10.1).
@@ -2790,6 +2833,39 @@ mod tests {
         let with_reason = "torch.cuda.is_available() returns False\n\
                            UserWarning: CUDA initialization: Found no NVIDIA driver on your system.";
         assert_eq!(top(with_reason).0, "torch-no-nvidia-driver");
+    }
+
+    #[test]
+    fn a_cuda_dll_of_the_cuda_major_the_log_names_is_the_path_and_another_major_a_mismatch() {
+        let same =
+            "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\nI'm running cuda 12.8";
+        assert_eq!(top(same), ("ctranslate2-library-missing".into(), Category::LibraryNotFound));
+        let other =
+            "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\nCUDA version: 11.8";
+        assert_eq!(top(other), ("ctranslate2-library-missing".into(), Category::CudaRuntimeMismatch));
+        // Retyped, with no message a signature knows: the DLL's major against the CUDA named.
+        let retyped = "I use CUDA 11.8, but it said it needed cublas64_12.dll";
+        assert_eq!(top(retyped).1, Category::CudaRuntimeMismatch);
+    }
+
+    #[test]
+    fn tensorrt_libraries_and_cudnn_s_dependencies_not_found_are_the_loader_path() {
+        let trt = "createInferBuilder: Error Code 6: API Usage Error (Unable to load library: nvinfer_builder_resource_10.dll)";
+        assert_eq!(top(trt), ("tensorrt-library-missing".into(), Category::LibraryNotFound));
+        let dep = "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file: No such file or directory";
+        assert_eq!(top(dep), ("cudnn-dependency-missing".into(), Category::LibraryNotFound));
+        // A title retyping the first half, above the loader's full line.
+        let titled = format!("Could not load library libcudnn_cnn_infer.so.8\n{dep}");
+        assert_eq!(top(&titled).1, Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn cudnn_majors_written_in_chinese_text_are_read() {
+        let text =
+            "报错 libcudnn.so.8: cannot open shared object file\nvLLM需要cuDNN9\nonnxruntime 1.18需要cuDNN8";
+        assert_eq!(top(text).1, Category::CudnnVersionMismatch);
+        let dll = "先是cudnn_ops_infer64_8.dll缺失\n- CUDA版本：12.6\n- cuDNN版本：9.5";
+        assert_eq!(top(dll), ("windows-dll-missing".into(), Category::CudnnVersionMismatch));
     }
 
     #[test]
