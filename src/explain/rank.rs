@@ -122,6 +122,7 @@ pub const RULES: &[Rule] = &[
     xla_kernel_image_vs_driver,
     ort_build_vs_log,
     wsl_without_driver,
+    newest_gpu_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -2002,6 +2003,31 @@ pub fn wsl_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     ]
 }
 
+/// The log names a GPU of the newest generation (Blackwell: supported from CUDA 12.8 and cuDNN 9.7
+/// on): most of what fails on one is a build from before it, without its kernels. In the corpus,
+/// 19 of 22 reports naming an RTX 50 / B200 GPU were that (ComfyUI, A1111, vLLM, RVC, NCCL tests;
+/// https://github.com/Purfview/whisper-standalone-win/issues/542 as a cuBLAS NOT_SUPPORTED).
+pub fn newest_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::ArchUnsupported) {
+        return vec![];
+    }
+    let Some(cc) = input.evidence.compute_capability else { return vec![] };
+    let Some(support) = input.table.arch_support(cc) else { return vec![] };
+    let Ok(recent) = "12.8".parse::<CudaVersion>() else { return vec![] };
+    if support.min_cuda < recent {
+        return vec![];
+    }
+    let name = input.evidence.gpu_name.clone().unwrap_or_else(|| cc.sm());
+    vec![adj(
+        Category::ArchUnsupported,
+        2.5,
+        format!(
+            "{name} (compute capability {cc}) is supported only from CUDA {} and cuDNN {}: builds before them have no kernels for it",
+            support.min_cuda, support.min_cudnn
+        ),
+    )]
+}
+
 /// No driver found on WSL, outside a container: WSL's GPU comes from the Windows driver, which only
 /// WSL 2 exposes (https://docs.nvidia.com/cuda/wsl-user-guide/index.html; a distro left on WSL 1:
 /// https://github.com/CompVis/stable-diffusion/issues/161). Neither a container nor a machine
@@ -2914,6 +2940,14 @@ mod tests {
         assert_eq!(top(text).1, Category::LibraryNotFound);
         let cudnn = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!";
         assert_eq!(top(cudnn).1, Category::CudnnMissing);
+    }
+
+    #[test]
+    fn a_status_on_the_newest_gpus_is_a_build_from_before_them() {
+        let text = "I recently got this Error since I bought an RTX 5080:\nRuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED";
+        assert_eq!(top(text).1, Category::ArchUnsupported);
+        let older = "on my RTX 3080:\nRuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED";
+        assert_ne!(top(older).1, Category::ArchUnsupported);
     }
 
     #[test]
