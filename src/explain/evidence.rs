@@ -303,9 +303,10 @@ fn patterns() -> &'static Patterns {
             ),
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2). People also say where
-            // the program runs: "in the docker image", "inside a docker container".
+            // the program runs: "in the docker image", "inside a docker container". Kubernetes
+            // runs every program in a container, so naming it says where the program runs too.
             container: re(
-                r"(?m)\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)",
+                r"(?m)(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
@@ -948,6 +949,10 @@ mod tests {
             Some("in a Docker container")
         );
         assert_eq!(container("we publish a docker image too"), None);
+        // Kubernetes runs programs in containers (https://github.com/mattshma/bigdata/issues/99).
+        assert_eq!(container("kubernetes 管理的 docker 上运行的 tensorflow").as_deref(), Some("kubernetes"));
+        assert_eq!(container("kubectl logs trainer-0").as_deref(), Some("kubectl"));
+        assert_eq!(container("the k8s8 model"), None);
         let no_gpu = |t: &str| ev(t).no_nvidia_gpu;
         assert_eq!(
             no_gpu("I am running this step on the CPU.").as_deref(),
