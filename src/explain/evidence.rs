@@ -570,7 +570,7 @@ pub fn extract(
         ev.driver_version = text.parse().ok();
     }
     // Every one named: the setup a user lists and the version they then installed can differ.
-    for c in p.cudnn_in_log.captures_iter(context).take(8) {
+    for c in p.cudnn_in_log.captures_iter(context).filter(|c| !is_requirement(context, c.get(0))).take(8) {
         let v = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
             (Some(a), Some(b), _, _) | (_, _, Some(a), Some(b)) => {
                 format!("{}.{}", a.as_str(), b.as_str()).parse::<Version>().ok()
@@ -637,7 +637,7 @@ pub fn extract(
     }
     // A bare major ("libcudnn8", "nvidia-cudnn-cu12==9.1", "CUDNN_MAJOR 8") where no version with a
     // minor of the same major was read.
-    for c in p.cudnn_named.captures_iter(context) {
+    for c in p.cudnn_named.captures_iter(context).filter(|c| !is_requirement(context, c.get(0))) {
         if let Ok(major) = c[1].parse::<u64>() {
             if !ev.cudnn_in_log.iter().any(|v| v.major() == major) && ev.cudnn_in_log.len() < 8 {
                 ev.cudnn_in_log.push(Version::from_parts(&[major]));
@@ -727,6 +727,18 @@ pub fn extract(
     ev
 }
 
+/// True when a version is named as what a program requires ("Require cuDNN 9.* and CUDA 12.*",
+/// "needs cuDNN 8"), not as what the user has.
+fn is_requirement(context: &str, m: Option<regex::Match<'_>>) -> bool {
+    let Some(m) = m else { return false };
+    let mut from = m.start().saturating_sub(16);
+    while !context.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = context[from..m.start()].to_ascii_lowercase();
+    ["require", "need"].iter().any(|w| before.contains(w))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -780,6 +792,13 @@ mod tests {
         assert!(e.cudnn_in_log.is_empty());
         // Without a missing cuDNN library, a file name in a listing is not read as installed.
         assert!(ev("ls torch/lib: cudnn64_9.dll cudnn_ops64_9.dll").cudnn_in_log.is_empty());
+    }
+
+    #[test]
+    fn a_cudnn_a_program_requires_is_not_one_the_user_has() {
+        let e = ev("Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*. Please install all dependencies");
+        assert!(e.cudnn_in_log.is_empty(), "{:?}", e.cudnn_in_log);
+        assert_eq!(majors(&ev("I installed cuDNN 8.9 but it needs cuDNN 9")), [8]);
     }
 
     #[test]

@@ -123,6 +123,8 @@ pub const RULES: &[Rule] = &[
     cudnn_attention_arch,
     xla_kernel_image_vs_driver,
     ort_build_vs_log,
+    wsl_without_driver,
+    newest_gpu_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -978,7 +980,12 @@ pub fn cpu_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// the driver does (https://github.com/pytorch/pytorch/issues/31243: torch 1.3.0 from pip on
 /// Ubuntu with driver 410; https://github.com/pytorch/pytorch/issues/85332: 1.8.1+cu102).
 pub fn cuda_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    // Only where the CPU build in question is PyTorch's own: not ONNX Runtime's or JAX's package, nor
+    // the torchvision whose op has no CUDA kernel next to a CUDA torch.
+    let about_torch = log_frameworks(input).is_none_or(|k| k.contains(&FrameworkKind::Torch))
+        && input.signature.id != "torch-op-no-cuda-kernel";
     if input.report.is_some()
+        || !about_torch
         || !has(input, Category::CpuOnlyBuild)
         || input.evidence.cpu_build_in_log.is_some()
     {
@@ -2055,6 +2062,56 @@ pub fn wsl_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     ]
 }
 
+/// The log names a GPU of the newest generation (Blackwell: supported from CUDA 12.8 and cuDNN 9.7
+/// on): most of what fails on one is a build from before it, without its kernels. In the corpus,
+/// 19 of 22 reports naming an RTX 50 / B200 GPU were that (ComfyUI, A1111, vLLM, RVC, NCCL tests;
+/// https://github.com/Purfview/whisper-standalone-win/issues/542 as a cuBLAS NOT_SUPPORTED).
+pub fn newest_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::ArchUnsupported) {
+        return vec![];
+    }
+    let Some(cc) = input.evidence.compute_capability else { return vec![] };
+    let Some(support) = input.table.arch_support(cc) else { return vec![] };
+    let Ok(recent) = "12.8".parse::<CudaVersion>() else { return vec![] };
+    if support.min_cuda < recent {
+        return vec![];
+    }
+    let name = input.evidence.gpu_name.clone().unwrap_or_else(|| cc.sm());
+    vec![adj(
+        Category::ArchUnsupported,
+        2.5,
+        format!(
+            "{name} (compute capability {cc}) is supported only from CUDA {} and cuDNN {}: builds before them have no kernels for it",
+            support.min_cuda, support.min_cudnn
+        ),
+    )]
+}
+
+/// No driver found on WSL, outside a container: WSL's GPU comes from the Windows driver, which only
+/// WSL 2 exposes (https://docs.nvidia.com/cuda/wsl-user-guide/index.html; a distro left on WSL 1:
+/// https://github.com/CompVis/stable-diffusion/issues/161). Neither a container nor a machine
+/// without an NVIDIA GPU is the likelier story there.
+pub fn wsl_without_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let ev = input.evidence;
+    if input.report.is_some()
+        || has(input, Category::LibraryNotFound)
+        || !has(input, Category::DriverNotLoaded)
+        || ev.container_in_log.is_some()
+    {
+        return vec![];
+    }
+    let Some(hint) = ev.wsl_in_log.as_deref() else { return vec![] };
+    let mut out = vec![adj(
+        Category::DriverNotLoaded,
+        3.0,
+        format!("the log shows WSL (\"{hint}\"): its driver comes from Windows, through WSL 2 only"),
+    )];
+    if has(input, Category::ContainerRuntime) {
+        out.push(adj(Category::ContainerRuntime, 0.5, "the log shows WSL and no container"));
+    }
+    out
+}
+
 /// cuBLAS refused a GEMM and the log shows it was a bfloat16 one: GPUs before Ampere have no bf16
 /// GEMMs (https://github.com/opendatalab/MinerU/issues/1508 on a Tesla M40,
 /// https://github.com/pytorch/pytorch/issues/57773 on a P100). A GPU named in the log with
@@ -2131,8 +2188,8 @@ pub fn compute_mode_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
-/// A Windows DLL named as missing that is neither cuDNN nor its zlibwapi dependency (nvrtc64_120_0.dll,
-/// cudart64_110.dll, torch's c10.dll): installing cuDNN cannot be the fix. Nor is it for PyTorch's
+/// A Windows DLL named as missing that is not cuDNN (nvrtc64_120_0.dll, cudart64_110.dll, torch's
+/// c10.dll, cuDNN 8's zlibwapi.dll dependency): installing cuDNN cannot be the fix. Nor is it for PyTorch's
 /// own cuDNN copy in torch\lib, which is there: a dependency of it is missing or the copy is broken.
 pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::CudnnMissing) {
@@ -2140,8 +2197,27 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(file) = input.evidence.library.as_deref() else { return vec![] };
     let lower = file.to_ascii_lowercase();
-    if !lower.ends_with(".dll") || lower.contains("zlibwapi") {
+    if !lower.ends_with(".dll") {
         return vec![];
+    }
+    // cuDNN 8 for Windows loads zlib's zlibwapi.dll, a separate download its install guide has the
+    // user put on PATH (https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html#install-zlib-windows);
+    // the message comes from cuDNN, which is therefore installed
+    // (https://github.com/NickSwardh/YoloDotNet/issues/18).
+    if lower.contains("zlibwapi") {
+        let mut out = vec![adj(
+            Category::CudnnMissing,
+            0.3,
+            format!("{file} is zlib, which cuDNN 8 loads: cuDNN itself is installed and asking for it"),
+        )];
+        if has(input, Category::LibraryNotFound) {
+            out.push(adj(
+                Category::LibraryNotFound,
+                2.0,
+                format!("{file} is a separate download that must be on PATH (next to cuDNN's DLLs)"),
+            ));
+        }
+        return out;
     }
     if !lower.contains("cudnn") {
         return vec![adj(Category::CudnnMissing, 0.3, format!("{file} is not a cuDNN library"))];
@@ -2935,6 +3011,38 @@ mod tests {
         // The major the release needs: not the mismatch.
         let cudnn9_for_120 = format!("{error}\nonnxruntime-gpu==1.20.1, CUDA 12.4, cuDNN 9.1");
         assert_ne!(top(&cudnn9_for_120).1, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn an_operator_without_a_cuda_kernel_is_a_cpu_build_of_its_package() {
+        let text = "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend. 'torchvision::nms' is only available for these backends: [CPU, Meta, QuantizedCPU, BackendSelect]";
+        assert_eq!(top(text), ("torch-op-no-cuda-kernel".into(), Category::CpuOnlyBuild));
+        let skew = "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1.";
+        assert_eq!(top(skew), ("torchvision-cuda-mismatch".into(), Category::CudaRuntimeMismatch));
+    }
+
+    #[test]
+    fn zlibwapi_missing_is_cudnns_dependency_off_the_path_not_a_missing_cudnn() {
+        let text = "Could not locate zlibwapi.dll. Please make sure it is in your library path!";
+        assert_eq!(top(text).1, Category::LibraryNotFound);
+        let cudnn = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!";
+        assert_eq!(top(cudnn).1, Category::CudnnMissing);
+    }
+
+    #[test]
+    fn a_status_on_the_newest_gpus_is_a_build_from_before_them() {
+        let text = "I recently got this Error since I bought an RTX 5080:\nRuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED";
+        assert_eq!(top(text).1, Category::ArchUnsupported);
+        let older = "on my RTX 3080:\nRuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED";
+        assert_ne!(top(older).1, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn no_driver_on_wsl_is_the_windows_driver_unless_a_container_is_shown() {
+        let wsl = "Running on Ubuntu 22.04 under WSL2 with an RTX 3090.\nRuntimeError: Found no NVIDIA driver on your system.";
+        assert_eq!(top(wsl).1, Category::DriverNotLoaded);
+        let docker = "docker run -it myimage python app.py   (on WSL2)\nRuntimeError: Found no NVIDIA driver on your system.";
+        assert_ne!(top(docker).1, Category::DriverNotLoaded);
     }
 
     #[test]
