@@ -1608,22 +1608,25 @@ fn no_gpu_cause<'a>(input: &RuleInput<'a>) -> Option<&'a crate::explain::Cause> 
     })
 }
 
-/// The log shows WSL 1 (a `4.4.0-<build>-Microsoft` kernel): WSL 1 has no GPU support, so nothing
-/// installed inside it (a Linux driver, a toolkit) can reach the GPU; the fix is to convert the
-/// distribution to WSL 2 (https://github.com/microsoft/WSL/issues/5554, where the user believed
-/// they ran WSL 2 and installed a Linux driver; NVIDIA's CUDA on WSL guide requires WSL 2). For a
-/// signature with a "no NVIDIA GPU" cause, that cause; the loader and driver causes then drop.
+/// The log shows WSL 1 (a `4.4.0-<build>-Microsoft` kernel): WSL 1 does not expose the Windows
+/// driver to Linux at all, so nothing installed inside it (a Linux driver, libcuda, a toolkit) can
+/// reach the GPU; the fix is to convert the distribution to WSL 2
+/// (https://github.com/microsoft/WSL/issues/5554, https://github.com/CompVis/stable-diffusion/issues/161).
+/// Filed as the driver not loaded, as the corpus does; the loader and container causes drop, and
+/// the WSL 2 loader-path rule stays quiet.
 pub fn wsl1_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() {
+    if input.report.is_some() || !has(input, Category::DriverNotLoaded) {
         return vec![];
     }
     let Some(hint) = input.evidence.wsl1_in_log.as_deref() else { return vec![] };
-    let Some(cause) = no_gpu_cause(input) else { return vec![] };
-    let fact = format!("the log shows WSL 1 (\"{hint}\"), which gives Linux no access to the GPU");
-    let mut out = vec![adj(cause.category, 10.0, fact)];
-    for other in [Category::DriverNotLoaded, Category::LibraryNotFound, Category::ContainerRuntime] {
-        if other != cause.category && has(input, other) {
-            out.push(adj(other, 0.5, "on WSL 1 no driver inside Linux can reach the GPU"));
+    let mut out = vec![adj(
+        Category::DriverNotLoaded,
+        4.0,
+        format!("the log shows WSL 1 (\"{hint}\"), which does not expose the Windows driver to Linux"),
+    )];
+    for other in [Category::LibraryNotFound, Category::ContainerRuntime] {
+        if has(input, other) {
+            out.push(adj(other, 0.5, "on WSL 1 nothing inside Linux can reach the GPU"));
         }
     }
     out
@@ -2674,7 +2677,7 @@ mod tests {
     }
 
     #[test]
-    fn wsl1_or_a_colab_notebook_make_the_missing_gpu_the_cause() {
+    fn wsl1_is_the_driver_and_a_colab_notebook_the_missing_gpu() {
         let t = table();
         let none = BTreeSet::new();
         let smi = t.by_id("nvidia-smi-no-driver").unwrap();
@@ -2684,11 +2687,13 @@ mod tests {
             wsl_in_log: Some("wsl2".into()),
             ..LogEvidence::default()
         };
-        assert_eq!(rank(smi, &wsl1, None, &none, t)[0].category, Category::Other);
-        // On WSL 2 the loader path stays the answer for a driver library not found.
+        assert_eq!(rank(smi, &wsl1, None, &none, t)[0].category, Category::DriverNotLoaded);
+        // On WSL 2 the loader path is the answer for a driver library not found; on WSL 1 there is
+        // no driver to find.
         let cudarc = t.by_id("cudarc-libcuda-not-found").unwrap();
         let wsl2 = LogEvidence { wsl_in_log: Some("WSL".into()), ..LogEvidence::default() };
         assert_eq!(rank(cudarc, &wsl2, None, &none, t)[0].category, Category::LibraryNotFound);
+        assert_eq!(rank(cudarc, &wsl1, None, &none, t)[0].category, Category::DriverNotLoaded);
         let available = t.by_id("torch-cuda-not-available").unwrap();
         assert_eq!(
             rank(available, &LogEvidence::default(), None, &none, t)[0].category,
