@@ -98,6 +98,10 @@ pub struct LogEvidence {
     /// `/usr/lib/wsl/lib`): the driver lives on the Windows side and libcuda comes from there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wsl_in_log: Option<String>,
+    /// The log shows WSL 1 (its `4.4.0-<build>-Microsoft` kernel, or the user naming WSL1), which
+    /// has no GPU support at all: no driver, no libcuda, whatever is installed inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wsl1_in_log: Option<String>,
     /// The log shows native Windows (`Windows 10`, a `C:\` path, `nvidia-smi.exe`, `[WinError 126]`,
     /// a `.dll`, a `win_amd64` wheel).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -228,6 +232,7 @@ struct Patterns {
     not_x86_linux: Regex,
     container: Regex,
     wsl: Regex,
+    wsl1: Regex,
     windows: Regex,
     colab: Regex,
     torch_extension: Regex,
@@ -303,12 +308,19 @@ fn patterns() -> &'static Patterns {
             ),
             // `docker compose --profile x up` has options before the verb; a compose service's
             // log lines start with `name_1  | ` (v1) or `name-1  | ` (v2). People also say where
-            // the program runs: "in the docker image", "inside a docker container". Kubernetes
-            // runs every program in a container, so naming it says where the program runs too.
+            // the program runs: "in the docker image", "inside a docker container", and in Chinese
+            // reports "docker运行" (run in docker), "docker中" / "docker里" (in docker), "docker容器".
+            // Kubernetes runs every program in a container, so naming it says where the program
+            // runs too.
             container: re(
-                r"(?m)(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)",
+                r"(?m)(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)|(?i:\bdocker) ?(?:运行|中|里|容器|内)",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
+            // WSL 1 runs on a translation layer that reports a 4.4.0-<Windows build>-Microsoft
+            // kernel (WSL 2's is `-microsoft-standard[-WSL2]`), and has no GPU support
+            // (https://github.com/microsoft/WSL/issues/5554: "That kernel version indicates that you
+            // are using WSL1"). "WSL 1.2.5" is the version of the WSL app, not WSL 1.
+            wsl1: re(r"\b4\.4\.0-\d{4,5}-Microsoft\b|(?i:\bwsl ?1\b(?:[^.\d]|$))"),
             // What only a Windows machine prints: its versions, drive-letter paths, its loader's
             // error numbers and DLL names, a Windows wheel's platform tag; also Python's repr of a
             // path there (`WindowsPath('C:/...')`) and the user saying so ("I am using Windows").
@@ -329,7 +341,7 @@ fn patterns() -> &'static Patterns {
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|\b(?:due to|because of|there is|there's|(?:i|we) have|it has|with) no nvidia (?:gpu|card|graphics card)\b|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
             // Also conda's CPU builds: the `py3.8_cpu_0` build string, the `pytorch_cpu` package
@@ -580,6 +592,7 @@ pub fn extract(
     }
     ev.container_in_log = found(&p.container);
     ev.wsl_in_log = found(&p.wsl);
+    ev.wsl1_in_log = found(&p.wsl1).map(|m| m.trim_end_matches(|c: char| !c.is_alphanumeric()).to_string());
     ev.windows_in_log = found(&p.windows);
     ev.colab_in_log = found(&p.colab);
     ev.torch_extension_in_log = found(&p.torch_extension);
@@ -1067,6 +1080,20 @@ mod tests {
             ev("Linux 5.15.90.1-microsoft-standard-WSL2").wsl_in_log.as_deref(),
             Some("-microsoft-standard")
         );
+        // WSL 1's kernel name, or the user naming it; not the WSL app's version number.
+        assert_eq!(
+            ev("Error! Your kernel headers for kernel 4.4.0-19041-Microsoft cannot be found.")
+                .wsl1_in_log
+                .as_deref(),
+            Some("4.4.0-19041-Microsoft")
+        );
+        assert_eq!(ev("I am on WSL1, Ubuntu 20.04").wsl1_in_log.as_deref(), Some("WSL1"));
+        assert_eq!(ev("WSL 1.2.5.0 with kernel 5.15.90.1-microsoft-standard-WSL2").wsl1_in_log, None);
+        assert_eq!(
+            ev("it fails due to no Nvidia GPU").no_nvidia_gpu.as_deref(),
+            Some("due to no Nvidia GPU")
+        );
+        assert_eq!(ev("docker运行轻量级版本出现no cuda gpu").container_in_log.as_deref(), Some("docker运行"));
         assert_eq!(
             ev("RuntimeError: CUDA error: busy\nWindows 10").windows_in_log.as_deref(),
             Some("Windows 10")

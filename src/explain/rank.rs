@@ -100,6 +100,8 @@ pub const RULES: &[Rule] = &[
     os_error_in_log,
     caffe_grouped_convolution,
     no_nvidia_gpu_in_log,
+    wsl1_in_log,
+    notebook_without_gpu,
     nccl_env_in_log,
     nccl_detail_elsewhere_in_log,
     nccl_multi_node,
@@ -1621,12 +1623,7 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     // The cause that a machine without an NVIDIA GPU explains (`other`; for "Torch not compiled
     // with CUDA enabled" too, https://github.com/NVlabs/neuralrgbd/issues/24: no GPU, a CPU torch
     // installed on purpose, the code calling .cuda()).
-    let Some(cause) = input.signature.causes.iter().find(|c| {
-        let why = c.why.to_lowercase();
-        why.contains("no nvidia gpu") || why.contains("without an nvidia gpu")
-    }) else {
-        return vec![];
-    };
+    let Some(cause) = no_gpu_cause(input) else { return vec![] };
     // "I run it on the CPU" says what happens, not what the machine has: where a CPU-only build is
     // a cause, a GPU machine with a CPU torch reads the same.
     if has(input, Category::CpuOnlyBuild) && phrase.to_lowercase().contains("cpu") {
@@ -1641,6 +1638,67 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 "the log says \"{phrase}\": a CPU build is the right one for a machine without an NVIDIA GPU"
             ),
         ));
+    }
+    out
+}
+
+/// The cause of `signature` that a machine or runtime without a usable NVIDIA GPU explains: the one
+/// whose text says "no NVIDIA GPU" (filed as `other`).
+fn no_gpu_cause<'a>(input: &RuleInput<'a>) -> Option<&'a crate::explain::Cause> {
+    input.signature.causes.iter().find(|c| {
+        let why = c.why.to_lowercase();
+        why.contains("no nvidia gpu") || why.contains("without an nvidia gpu")
+    })
+}
+
+/// The log shows WSL 1 (a `4.4.0-<build>-Microsoft` kernel): WSL 1 does not expose the Windows
+/// driver to Linux at all, so nothing installed inside it (a Linux driver, libcuda, a toolkit) can
+/// reach the GPU; the fix is to convert the distribution to WSL 2
+/// (https://github.com/microsoft/WSL/issues/5554, https://github.com/CompVis/stable-diffusion/issues/161).
+/// Filed as the driver not loaded, as the corpus does; the loader and container causes drop, and
+/// the WSL 2 loader-path rule stays quiet.
+pub fn wsl1_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::DriverNotLoaded) {
+        return vec![];
+    }
+    let Some(hint) = input.evidence.wsl1_in_log.as_deref() else { return vec![] };
+    let mut out = vec![adj(
+        Category::DriverNotLoaded,
+        4.0,
+        format!("the log shows WSL 1 (\"{hint}\"), which does not expose the Windows driver to Linux"),
+    )];
+    for other in [Category::LibraryNotFound, Category::ContainerRuntime] {
+        if has(input, other) {
+            out.push(adj(other, 0.5, "on WSL 1 nothing inside Linux can reach the GPU"));
+        }
+    }
+    out
+}
+
+/// The log shows a Colab notebook and CUDA is reported unavailable: a Colab runtime has a GPU only
+/// when the notebook's runtime type asks for one, and the maintainers' answer to these reports is
+/// to switch it (https://github.com/googlecolab/colabtools/issues/482, /930: "To use a GPU, you
+/// need to switch to a GPU runtime"). Not when the log shows a CPU build of torch or a driver too
+/// old for it, which explain it on a GPU runtime too.
+pub fn notebook_without_gpu(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let Some(hint) = ev.colab_in_log.as_deref() else { return vec![] };
+    if ev.cpu_build_in_log.is_some() || ev.driver_cuda.is_some() || ev.no_nvidia_gpu.is_some() {
+        return vec![];
+    }
+    let Some(cause) = no_gpu_cause(input) else { return vec![] };
+    let mut out = vec![adj(
+        cause.category,
+        4.0,
+        format!(
+            "the log shows Colab (\"{hint}\"), whose runtime has no GPU unless a GPU runtime type is chosen"
+        ),
+    )];
+    if cause.category != Category::CpuOnlyBuild && has(input, Category::CpuOnlyBuild) {
+        out.push(adj(Category::CpuOnlyBuild, 0.5, "the torch Colab installs is a CUDA build"));
     }
     out
 }
@@ -2032,6 +2090,10 @@ pub fn wsl_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(hint) = input.evidence.wsl_in_log.as_deref() else { return vec![] };
+    // WSL 1 has no GPU at all: `wsl1_in_log` speaks for it.
+    if input.evidence.wsl1_in_log.is_some() {
+        return vec![];
+    }
     vec![
         adj(
             Category::LibraryNotFound,
@@ -2655,6 +2717,36 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn wsl1_is_the_driver_and_a_colab_notebook_the_missing_gpu() {
+        let t = table();
+        let none = BTreeSet::new();
+        let smi = t.by_id("nvidia-smi-no-driver").unwrap();
+        assert_eq!(rank(smi, &LogEvidence::default(), None, &none, t)[0].category, Category::DriverNotLoaded);
+        let wsl1 = LogEvidence {
+            wsl1_in_log: Some("4.4.0-19041-Microsoft".into()),
+            wsl_in_log: Some("wsl2".into()),
+            ..LogEvidence::default()
+        };
+        assert_eq!(rank(smi, &wsl1, None, &none, t)[0].category, Category::DriverNotLoaded);
+        // On WSL 2 the loader path is the answer for a driver library not found; on WSL 1 there is
+        // no driver to find.
+        let cudarc = t.by_id("cudarc-libcuda-not-found").unwrap();
+        let wsl2 = LogEvidence { wsl_in_log: Some("WSL".into()), ..LogEvidence::default() };
+        assert_eq!(rank(cudarc, &wsl2, None, &none, t)[0].category, Category::LibraryNotFound);
+        assert_eq!(rank(cudarc, &wsl1, None, &none, t)[0].category, Category::DriverNotLoaded);
+        let available = t.by_id("torch-cuda-not-available").unwrap();
+        assert_eq!(
+            rank(available, &LogEvidence::default(), None, &none, t)[0].category,
+            Category::CpuOnlyBuild
+        );
+        let colab = LogEvidence { colab_in_log: Some("Colab".into()), ..LogEvidence::default() };
+        assert_eq!(rank(available, &colab, None, &none, t)[0].category, Category::Other);
+        // A CPU wheel in the log explains it on a GPU runtime too.
+        let colab_cpu = LogEvidence { cpu_build_in_log: Some("2.1.0+cpu".into()), ..colab };
+        assert_eq!(rank(available, &colab_cpu, None, &none, t)[0].category, Category::CpuOnlyBuild);
     }
 
     #[test]
