@@ -479,8 +479,9 @@ pub fn cudnn_installs(input: &RuleInput<'_>) -> Vec<Adjustment> {
             mismatched = true;
             out.push(adj(Category::CudnnVersionMismatch, 3.0, what));
         } else {
-            // Another program may still pick the other copy; the frameworks found do not.
-            out.push(adj(Category::CudnnVersionMismatch, 1.2, format!("{what}, but {}", safe.join("; "))));
+            // Another program may still pick the other copy; the frameworks found do not, so the
+            // second copy makes a mismatch less likely than the prior says, not more.
+            out.push(adj(Category::CudnnVersionMismatch, 0.7, format!("{what}, but {}", safe.join("; "))));
         }
     }
     if mismatched {
