@@ -401,9 +401,7 @@ impl SignatureTable {
             }
             let re = match &sig.regex {
                 Some(r) => Some(
-                    regex::bytes::RegexBuilder::new(r)
-                        .size_limit(1 << 22)
-                        .build()
+                    signature_regex(r, false)
                         .map_err(|source| TableError::Regex { id: sig.id.clone(), source })?,
                 ),
                 None => None,
@@ -497,12 +495,7 @@ impl SignatureTable {
             .signatures
             .iter()
             .map(|sig| match &sig.regex {
-                Some(r) => regex::bytes::RegexBuilder::new(r)
-                    .size_limit(1 << 23)
-                    .case_insensitive(true)
-                    .build()
-                    .ok()
-                    .map(Some),
+                Some(r) => signature_regex(r, true).ok().map(Some),
                 None => Some(None),
             })
             .collect::<Option<Vec<_>>>()?;
@@ -584,6 +577,13 @@ impl SignatureTable {
     pub fn arch_support(&self, cc: ComputeCapability) -> Option<&ArchSupport> {
         self.arch.iter().find(|a| a.cc == cc)
     }
+}
+
+/// A signature's regex, compiled as written or ignoring ASCII case (case folding multiplies the
+/// character classes, so that form gets twice the size limit).
+fn signature_regex(pattern: &str, ignore_case: bool) -> Result<regex::bytes::Regex, regex::Error> {
+    let limit = if ignore_case { 1 << 23 } else { 1 << 22 };
+    regex::bytes::RegexBuilder::new(pattern).size_limit(limit).case_insensitive(ignore_case).build()
 }
 
 /// True when `needle` occurs in `hay` not preceded by a letter or digit.

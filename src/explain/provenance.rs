@@ -107,7 +107,8 @@ fn python_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String> {
     let named = evidence.python_in_log.as_ref()?;
     let here: Vec<&Version> =
         report.host.python_envs.iter().filter_map(|e| e.python_version.as_ref()).collect();
-    if here.is_empty() || here.iter().any(|v| v.major() == named.major() && v.minor() == named.minor()) {
+    // `named` is major.minor (3.8): an environment of 3.8.10 matches it.
+    if here.is_empty() || here.iter().any(|v| v.matches_prefix(named)) {
         return None;
     }
     let mut names: Vec<String> = here.iter().map(|v| v.truncated(2).to_string()).collect();
@@ -121,9 +122,9 @@ fn python_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String> {
 /// The log names a PyTorch or TensorFlow release that no environment here has, while some
 /// environment here has that framework in another release.
 fn framework_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String> {
-    let release = |text: &str| text.split('+').next().unwrap_or(text).trim().parse::<Version>().ok();
+    // A version's numeric parts leave out its local tag: 2.11.0+cu130 is release 2.11.0.
     let mut named: Vec<(FrameworkKind, Version)> = Vec::new();
-    if let Some(v) = evidence.torch_in_log.as_deref().and_then(release) {
+    if let Some(v) = evidence.torch_in_log.as_deref().and_then(|t| t.parse::<Version>().ok()) {
         named.push((FrameworkKind::Torch, v));
     }
     if let Some(v) = &evidence.tf_in_log {
@@ -131,7 +132,7 @@ fn framework_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String
     }
     for (kind, v) in named {
         let here: Vec<&Framework> = report.frameworks.iter().filter(|f| f.kind == kind).collect();
-        let same = |f: &&Framework| release(f.version.value.as_str()).is_some_and(|h| h.matches_prefix(&v));
+        let same = |f: &&Framework| f.version.value.matches_prefix(&v);
         if !here.is_empty() && !here.iter().any(same) {
             let versions: Vec<&str> = here.iter().map(|f| f.version.value.as_str()).collect();
             return Some(format!(

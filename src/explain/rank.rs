@@ -2119,8 +2119,7 @@ pub fn newest_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(cc) = input.evidence.compute_capability else { return vec![] };
     let Some(support) = input.table.arch_support(cc) else { return vec![] };
-    let Ok(recent) = "12.8".parse::<CudaVersion>() else { return vec![] };
-    if support.min_cuda < recent {
+    if support.min_cuda < CudaVersion::new(12, 8) {
         return vec![];
     }
     let name = input.evidence.gpu_name.clone().unwrap_or_else(|| cc.sm());

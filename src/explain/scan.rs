@@ -271,7 +271,6 @@ fn lines_before(buf: &[u8], start: usize, tail: &[String]) -> Vec<String> {
     lines
 }
 
-/// The line starting at `start` (without its newline or carriage return) and where the next begins.
 /// The start of every line of `buf`.
 fn every_line(buf: &[u8]) -> Vec<usize> {
     std::iter::once(0)
@@ -279,6 +278,7 @@ fn every_line(buf: &[u8]) -> Vec<usize> {
         .collect()
 }
 
+/// The line starting at `start` (without its newline or carriage return) and where the next begins.
 fn line_at(buf: &[u8], start: usize) -> (&[u8], usize) {
     let end = memchr::memchr(b'\n', &buf[start..]).map_or(buf.len(), |i| start + i);
     let line = &buf[start..end];
