@@ -258,3 +258,17 @@ fn a_library_asked_for_by_its_full_version_is_found_by_its_soname() {
         json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", msg], None));
     assert_eq!(v["errors"][0]["causes"][0]["category"], "cudnn_version_mismatch");
 }
+
+#[test]
+fn a_cuda_torch_does_not_argue_against_a_cpu_torchvision() {
+    // The fixture's torch is 2.7.1+cu126: exactly the machine on which a CPU torchvision beside it
+    // has no CUDA kernel for its ops (sam2#220). torch's build must not count against that.
+    let dir = tempfile::tempdir().unwrap();
+    let report = fixture_report("pip-torch-cu126", dir.path());
+    let msg = "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend.";
+    let v =
+        json(&cudoctor(&["explain", "--report", report.to_str().unwrap(), "--format", "json", msg], None));
+    let top = &v["errors"][0]["causes"][0];
+    assert_eq!(top["category"], "cpu_only_build", "{top}");
+    assert!(!v.to_string().contains("is built with CUDA"), "{v}");
+}

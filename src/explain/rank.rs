@@ -944,9 +944,16 @@ pub fn cuda_loading_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// Whether the CPU-only build a message can mean is the framework's own. Not for an operator with
+/// no CUDA kernel: that is its package's build (a CPU torchvision next to a CUDA torch), so how
+/// torch was built argues neither way.
+fn cpu_build_is_the_frameworks(input: &RuleInput<'_>) -> bool {
+    input.signature.id != "torch-op-no-cuda-kernel"
+}
+
 /// CPU-only framework builds.
 pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if !has(input, Category::CpuOnlyBuild) {
+    if !has(input, Category::CpuOnlyBuild) || !cpu_build_is_the_frameworks(input) {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
@@ -996,10 +1003,9 @@ pub fn cpu_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// the driver does (https://github.com/pytorch/pytorch/issues/31243: torch 1.3.0 from pip on
 /// Ubuntu with driver 410; https://github.com/pytorch/pytorch/issues/85332: 1.8.1+cu102).
 pub fn cuda_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    // Only where the CPU build in question is PyTorch's own: not ONNX Runtime's or JAX's package, nor
-    // the torchvision whose op has no CUDA kernel next to a CUDA torch.
+    // Only where the CPU build in question is PyTorch's own: not ONNX Runtime's or JAX's package.
     let about_torch = log_frameworks(input).is_none_or(|k| k.contains(&FrameworkKind::Torch))
-        && input.signature.id != "torch-op-no-cuda-kernel";
+        && cpu_build_is_the_frameworks(input);
     if input.report.is_some()
         || !about_torch
         || !has(input, Category::CpuOnlyBuild)
