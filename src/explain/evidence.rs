@@ -197,6 +197,11 @@ pub struct LogEvidence {
     /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub python_in_log: Option<Version>,
+    /// The CUDA toolkit's link-time stub of the driver library shown as the one loaded or searched
+    /// (`/usr/local/cuda-12.1/lib64/stubs/libcuda.so` in a loader message, a `lib64/stubs` directory
+    /// on LD_LIBRARY_PATH): the path as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stub_libcuda: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -259,6 +264,7 @@ struct Patterns {
     tf_template: Regex,
     ort_named: Regex,
     cudnn_file: Regex,
+    stub_libcuda: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -293,10 +299,11 @@ fn patterns() -> &'static Patterns {
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
             ),
+            // "cuDNN version is 8.0", "cudnn 为 8.4.1" (Chinese: "is") say the same as a colon.
             // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
             // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
             cudnn_in_log: re(
-                r"(?i)(?:^|[^A-Za-z0-9_]|lib)cudnn(?: version|[ \t]*版本|[ \t]+ver\.?)?[\s:：=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
+                r"(?i)(?:^|[^A-Za-z0-9_]|lib)cudnn(?: version|[ \t]*版本|[ \t]+ver\.?)?(?:[ \t]+is\b|[ \t]*[为是])?[\s:：=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
             ),
             tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
             // "cuda10", "CUDA 11", "cuda_toolkit 10": a major alone, as people write it in prose.
@@ -402,8 +409,14 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\bonnx ?runtime([-_.]gpu)?(?:[-_]win[-_]x64)?(?:[-_]cuda(1\d))?(?:[ \t]*\(nuget package)?(?:[ \t]+version)?[ \t]*(?:==|:|-|[ \t])[ \t]*v?(1\.\d{1,2}(?:\.\d{1,2})?)\b",
             ),
             // A cuDNN library file by name: the DLL (`cudnn64_9.dll`, `cudnn_ops_infer64_8.dll`) or
-            // the soname (`libcudnn_ops.so.9`), its major in group 1 or 2.
-            cudnn_file: re(r"(?i)\bcudnn(?:_[a-z_]+)?64_(\d{1,2})\.dll\b|\blibcudnn(?:_[a-z_]+)?\.so\.(\d{1,2})\b"),
+            // the soname (`libcudnn_ops.so.9`): the name in group 1, its major in group 2 or 3. No \b
+            // before it: CJK letters are word characters ("找到的是cudnn64_8.dll").
+            cudnn_file: re(
+                r"(?i)(?:^|[^A-Za-z0-9_])(cudnn(?:_[a-z_]+)?64_(\d{1,2})\.dll|libcudnn(?:_[a-z_]+)?\.so\.(\d{1,2}))\b",
+            ),
+            // The stub has the driver's file name but none of its code; a path through a `stubs`
+            // directory to libcuda, or such a directory on LD_LIBRARY_PATH, is where it comes from.
+            stub_libcuda: re(r"[\w./~-]*/stubs/libcuda\.so[\w.]*|LD_LIBRARY_PATH\b[^\n]*?[\w./~-]*/lib(?:64)?/stubs\b"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(
                 r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|undefined symbol ((?:_Z|[a-z]+[A-Z_])[A-Za-z0-9_@.]*)|symbol ([A-Za-z0-9_@.]+),? version \S+ not defined in file",
@@ -695,7 +708,7 @@ pub fn extract(
     // https://github.com/m-bain/whisperX/issues/899): that cuDNN is there. The missing file's own
     // major (the same name repeated, its siblings) says nothing of what is installed.
     let file_major =
-        |c: &regex::Captures<'_>| c.get(1).or(c.get(2)).and_then(|m| m.as_str().parse::<u64>().ok());
+        |c: &regex::Captures<'_>| c.get(2).or(c.get(3)).and_then(|m| m.as_str().parse::<u64>().ok());
     let wanted = ev.library.as_deref().and_then(|l| p.cudnn_file.captures(l).and_then(|c| file_major(&c)));
     if let Some(wanted) = wanted {
         for c in p.cudnn_file.captures_iter(context).take(32) {
@@ -731,6 +744,7 @@ pub fn extract(
         };
         ev.python_in_log = v.parse().ok();
     }
+    ev.stub_libcuda = found(&p.stub_libcuda);
     if ev.xid.is_none() && context.contains("fallen off the bus") {
         ev.xid = Some(79);
     }
@@ -738,6 +752,12 @@ pub fn extract(
         ev.captured.push(("code".into(), code.to_string()));
     }
     ev
+}
+
+/// The first cuDNN library file a text names (`cudnn64_7.dll`, `libcudnn_ops.so.9`): in a text that
+/// no signature recognised, the library it is about, as the first CUDA DLL named is.
+pub fn first_cudnn_file(text: &str) -> Option<&str> {
+    patterns().cudnn_file.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str())
 }
 
 /// True when a version is named as what a program requires ("Require cuDNN 9.* and CUDA 12.*",
@@ -805,6 +825,30 @@ mod tests {
         assert!(e.cudnn_in_log.is_empty());
         // Without a missing cuDNN library, a file name in a listing is not read as installed.
         assert!(ev("ls torch/lib: cudnn64_9.dll cudnn_ops64_9.dll").cudnn_in_log.is_empty());
+    }
+
+    #[test]
+    fn cudnn_files_written_inside_other_text_and_versions_after_is_are_read() {
+        // CJK letters are word characters: the file name right after one is still a file name.
+        let text = "依赖的库是cudnn64_7.dll，我在cuda的目录下搜索，找到的是cudnn64_8.dll";
+        assert_eq!(first_cudnn_file(text), Some("cudnn64_7.dll"));
+        assert_eq!(majors(&extract(text, "cudnn64_7.dll", &[], None, table())), vec![8]);
+        assert_eq!(first_cudnn_file("no cuDNN file here: cudnn.h"), None);
+        assert_eq!(majors(&ev("cudnn 为 8.4.1")), vec![8]);
+        assert_eq!(majors(&ev("My cuDNN version is 7.6.5")), vec![7]);
+    }
+
+    #[test]
+    fn the_toolkits_stub_libcuda_is_read_from_a_loader_message_or_the_library_path() {
+        let stub = |t: &str| ev(t).stub_libcuda;
+        assert_eq!(
+            stub("AttributeError: /opt/cuda-12.1/lib64/stubs/libcuda.so: undefined symbol: _undef")
+                .as_deref(),
+            Some("/opt/cuda-12.1/lib64/stubs/libcuda.so")
+        );
+        assert!(stub("export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH").is_some());
+        assert!(stub("export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH").is_none());
+        assert!(stub("/usr/lib/x86_64-linux-gnu/libcuda.so.1").is_none());
     }
 
     #[test]

@@ -126,6 +126,7 @@ pub const RULES: &[Rule] = &[
     ort_build_vs_log,
     wsl_without_driver,
     newest_gpu_in_log,
+    stub_libcuda_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -2524,6 +2525,23 @@ pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
         ),
         adj(Category::Other, 0.3, "the plugin failed on a CUDA library, not on a jaxlib function it lacks"),
     ]
+}
+
+/// The log shows the CUDA toolkit's stub libcuda being loaded (`…/lib64/stubs/libcuda.so` in the
+/// loader's words) or its directory on LD_LIBRARY_PATH: the stub exists only to link against and
+/// implements nothing, so whatever the call, the driver's own libcuda was not the one found
+/// (https://github.com/numba/numba/issues/8985, https://github.com/pytorch/tensorpipe/issues/294,
+/// https://github.com/NVIDIA/warp/issues/219, https://github.com/xmake-io/xmake/issues/4686).
+pub fn stub_libcuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(stub) = input.evidence.stub_libcuda.as_deref() else { return vec![] };
+    if !has(input, Category::LibraryNotFound) {
+        return vec![];
+    }
+    vec![adj(
+        Category::LibraryNotFound,
+        8.0,
+        format!("the log shows the toolkit's link-time stub ({stub}) where the driver's libcuda.so.1 should be found"),
+    )]
 }
 
 #[cfg(test)]
