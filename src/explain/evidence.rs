@@ -375,8 +375,11 @@ fn patterns() -> &'static Patterns {
             // "version" and "(use command below)", then the number after `==`, `:` or a space.
             // The old TensorFlow issue template bolds its labels ("- **CUDA/cuDNN version**: 10.2",
             // "- **TensorFlow version (use command below)**: 1.8.0"): `\**` lets the value follow.
+            // The package name joined to its version ("tensorflow-gpu-1.2.0") reads the same, and
+            // so does the GPU package's name mistyped ("tensorfloe-gpu"): the `-gpu` package of a
+            // name starting "tensorf" is TensorFlow's.
             tf_named: re(
-                r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?\**[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+                r"(?i)(?:^|[^\w./])(?:tensorflow|tf|tensorf[a-z]{3,5}[-_]gpu)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?\**[ \t]*(?:==|:|[ \t]|-)[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti[- ]?(?:node|machine)s?\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
@@ -754,6 +757,31 @@ pub fn extract(
     ev
 }
 
+/// The framework and cuDNN releases that the input's last lines name, where the error's own
+/// context named none: a pasted report often ends with the user's set-up ("I use
+/// tensorflow-gpu-1.2.0 and cudnn-5.0", https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13),
+/// which holds for every error above it. Only these versions: a GPU, a CUDA toolkit or a container
+/// named at the end of a long log may belong to another machine or step.
+pub fn add_setup_from_trailer(ev: &mut LogEvidence, trailer: &str, table: &SignatureTable) {
+    if trailer.is_empty() {
+        return;
+    }
+    let end = extract(trailer, "", &[], None, table);
+    if ev.tf_in_log.is_none() {
+        ev.tf_in_log = end.tf_in_log;
+    }
+    if ev.torch_in_log.is_none() {
+        ev.torch_in_log = end.torch_in_log;
+    }
+    if ev.ort_in_log.is_none() {
+        ev.ort_in_log = end.ort_in_log;
+        ev.ort_build_cuda = end.ort_build_cuda;
+    }
+    if ev.cudnn_in_log.is_empty() {
+        ev.cudnn_in_log = end.cudnn_in_log;
+    }
+}
+
 /// The first cuDNN library file a text names (`cudnn64_7.dll`, `libcudnn_ops.so.9`): in a text that
 /// no signature recognised, the library it is about, as the first CUDA DLL named is.
 pub fn first_cudnn_file(text: &str) -> Option<&str> {
@@ -836,6 +864,25 @@ mod tests {
         assert_eq!(first_cudnn_file("no cuDNN file here: cudnn.h"), None);
         assert_eq!(majors(&ev("cudnn 为 8.4.1")), vec![8]);
         assert_eq!(majors(&ev("My cuDNN version is 7.6.5")), vec![7]);
+    }
+
+    #[test]
+    fn the_set_up_a_report_ends_with_fills_only_the_versions_the_error_lines_did_not_name() {
+        let tf = |t: &str| ev(t).tf_in_log.map(|v| v.to_string());
+        assert_eq!(tf("I use tensorflow-gpu-1.2.0 and cudnn-5.0"), Some("1.2.0".into()));
+        assert_eq!(tf("I use tensorfloe-gpu-1.2.0"), Some("1.2.0".into()));
+        assert_eq!(tf("tensorflow/core/kernels/conv_ops.cc:667"), None);
+        let trailer = "thank you!\n\nI use tensorflow-gpu-1.2.0 and cudnn-5.0\nGeForce RTX 3090, CUDA 9.0";
+        let mut e = ev("could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR");
+        add_setup_from_trailer(&mut e, trailer, table());
+        assert_eq!(e.tf_in_log.as_ref().map(|v| v.to_string()).as_deref(), Some("1.2.0"));
+        assert_eq!(majors(&e), vec![5]);
+        assert!(e.gpu_name.is_none() && e.cuda_in_log.is_none());
+        // What the error's own lines say stays.
+        let mut e = ev("Loaded cuDNN 8.9 with tensorflow 2.15");
+        add_setup_from_trailer(&mut e, trailer, table());
+        assert_eq!(e.tf_in_log.as_ref().map(|v| v.to_string()).as_deref(), Some("2.15"));
+        assert_eq!(majors(&e), vec![8]);
     }
 
     #[test]
@@ -1297,7 +1344,7 @@ mod tests {
     fn the_old_tensorflow_template_s_bold_labels_still_give_their_versions() {
         let text = "- **TensorFlow version (use command below)**: 1.8.0\n- **CUDA/cuDNN version**: 10.2.89-5 (from Archlinux repo)";
         let e = ev(text);
-        assert_eq!(e.tf_in_log.map(|v| v.to_string()).as_deref(), Some("1.8.0"));
+        assert_eq!(e.tf_in_log.as_ref().map(|v| v.to_string()).as_deref(), Some("1.8.0"));
         assert_eq!(e.cuda_in_log.map(|v| v.to_string()).as_deref(), Some("10.2"));
         let pair = ev("- **CUDA/cuDNN version**: 8.0/5.1");
         assert_eq!(pair.cudnn_in_log.first().map(|v| v.to_string()).as_deref(), Some("5.1"));

@@ -710,7 +710,8 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             // The lines before the error come last: what the error's own lines say wins.
             let context =
                 if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
-            let ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
+            let mut ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
+            evidence::add_setup_from_trailer(&mut ev, &result.trailer, t);
             let (causes, facts_not_used) = rank_where_the_log_is_from(sig, &ev, report, &seen, t);
             Explanation {
                 signature: sig.id.clone(),

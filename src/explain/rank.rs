@@ -119,6 +119,7 @@ pub const RULES: &[Rule] = &[
     bf16_gemm_refused,
     upgrade_without_reboot,
     tf_build_vs_cuda_in_log,
+    tf_build_vs_cudnn_in_log,
     ptxas_older_than_cuda_in_log,
     jax_plugin_failure_reason,
     cudnn_attention_arch,
@@ -2447,6 +2448,51 @@ pub fn tf_build_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         ));
     }
     out
+}
+
+/// The TensorFlow release the log names against the cuDNN it names, through the tested builds'
+/// cuDNN (data/frameworks.toml): TensorFlow loads the cuDNN major it was built for and refuses a
+/// runtime older than its build's ("Loaded runtime CuDNN library: 5005 … but source was compiled
+/// with 5110"). When no cuDNN the log names is of that major and at least that release, the
+/// cuDNN is the misfit (tensorflow-gpu 1.2 with cuDNN 5.0:
+/// https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13; TensorFlow 2.3 with cuDNN 7:
+/// https://github.com/tensorflow/tensorflow/issues/42309; TensorFlow 1.13 with cuDNN 7.1 where 7.4
+/// is needed: https://github.com/tensorflow/tensorflow/issues/26209).
+pub fn tf_build_vs_cudnn_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    use crate::kb::tables::Platform;
+    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(tf), false) = (&ev.tf_in_log, ev.cudnn_in_log.is_empty()) else { return vec![] };
+    let Ok(kb) = crate::kb::kb() else { return vec![] };
+    let platform = if ev.windows_in_log.is_some() { Platform::Windows } else { Platform::Linux };
+    let Some(need) = kb
+        .frameworks
+        .build
+        .iter()
+        .find(|b| b.framework == "tensorflow" && b.platform == platform && b.covers(tf))
+        .and_then(|b| b.cudnn.as_deref())
+        .and_then(|c| c.parse::<Version>().ok())
+    else {
+        return vec![];
+    };
+    let usable = |have: &Version| {
+        have.major() == need.major()
+            && (need.parts().len() < 2 || have.parts().len() < 2 || have.minor() >= need.minor())
+    };
+    if ev.cudnn_in_log.iter().any(usable) {
+        return vec![];
+    }
+    let named: Vec<String> = ev.cudnn_in_log.iter().map(|v| v.to_string()).collect();
+    vec![adj(
+        Category::CudnnVersionMismatch,
+        4.0,
+        format!(
+            "TensorFlow {tf} is built and tested with cuDNN {need}, and the log names cuDNN {}",
+            named.join(", ")
+        ),
+    )]
 }
 
 /// XLA's "You are using ptxas 8.x" with a newer CUDA named in the log: the newer toolkit is
