@@ -91,6 +91,7 @@ pub const RULES: &[Rule] = &[
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_library_on_colab,
+    missing_cudnn_on_colab,
     missing_cudnn_library,
     cudnn_named_vs_missing,
     tf_op_ran_on_gpu,
@@ -1431,6 +1432,32 @@ pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
         3.0,
         format!("the log shows {place}, which comes with one CUDA release: {file} is asked for by a build for another"),
     )]
+}
+
+/// A cuDNN library of one major missing on Colab: its runtime always comes with a cuDNN (the one of
+/// its CUDA release), so what asks for another major was built for another cuDNN
+/// (onnxruntime-gpu 1.5 wanting libcudnn.so.8 on Colab's cuDNN 7:
+/// https://github.com/microsoft/onnxruntime/issues/6379; TensorFlow against Colab's newer cuDNN:
+/// https://github.com/googlecolab/colabtools/issues/3012, /3013). Containers are left out: a CUDA
+/// `-runtime` image has no cuDNN at all.
+pub fn missing_cudnn_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(file), Some(hint)) = (ev.library.as_deref(), ev.colab_in_log.as_deref()) else {
+        return vec![];
+    };
+    let Some(major) = cudnn_major_wanted(file) else { return vec![] };
+    let mut out = vec![adj(
+        Category::CudnnVersionMismatch,
+        3.0,
+        format!("the log shows Colab (\"{hint}\"), which comes with a cuDNN installed: {file} (cuDNN {major}) is asked for by a build for another"),
+    )];
+    if has(input, Category::CudnnMissing) {
+        out.push(adj(Category::CudnnMissing, 0.5, format!("Colab (\"{hint}\") comes with cuDNN installed")));
+    }
+    out
 }
 
 /// A cuDNN library named as missing by a message that is not the loader's own (TensorFlow's
