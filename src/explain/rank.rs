@@ -126,6 +126,8 @@ pub const RULES: &[Rule] = &[
     ort_build_vs_log,
     wsl_without_driver,
     newest_gpu_in_log,
+    init_failure_with_hmm_driver,
+    missing_library_on_import,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -2526,6 +2528,60 @@ pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
     ]
 }
 
+/// CUDA's initialisation error (cuInit returning 3) where the log names a 570-series or newer
+/// driver and shows no fork or worker processes: the known cause there is a driver bug, the
+/// nvidia_uvm module's HMM support on some kernels, fixed by `uvm_disable_hmm=1`
+/// (https://github.com/NVIDIA/open-gpu-kernel-modules/issues/947, /797, /901;
+/// https://github.com/ollama/ollama/issues/11593). A fork before it is the program's doing.
+pub fn init_failure_with_hmm_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-initialization-error" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    if ev.fork_in_log.is_some() {
+        return vec![];
+    }
+    let Some(driver) = ev.driver_version.as_ref().filter(|d| d.branch() >= 570) else { return vec![] };
+    vec![
+        adj(
+            Category::Other,
+            8.0,
+            format!("the log names driver {driver}: with 570 and newer, the UVM module's HMM support makes cuInit fail this way on some kernels"),
+        ),
+        adj(Category::UserCodeBug, 0.4, "the log shows no fork or worker processes before CUDA starts"),
+    ]
+}
+
+/// A CUDA library of a given major missing while Python imports a module (`from vllm import
+/// cuda_utils`, `import selective_scan_cuda`, `from core.nn import _C`): that module's compiled
+/// code was built for that CUDA major, and the environment (its PyTorch's nvidia-* wheels, the
+/// toolkit) has another (vLLM 0.2.2 wheels for CUDA 12 beside a CUDA 11 torch:
+/// https://github.com/vllm-project/vllm/issues/1718; mamba_ssm for CUDA 11 with torch cu121:
+/// https://github.com/NVlabs/MambaVision/issues/12; an extension built under CUDA 9 run with 10:
+/// https://github.com/Tramac/awesome-semantic-segmentation-pytorch/issues/99). A path the log
+/// shows the library at is left to `missing_library_present_in_log`; cuDNN to its own rules.
+pub fn missing_library_on_import(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(file), Some(import)) = (ev.library.as_deref(), ev.python_import.as_deref()) else {
+        return vec![];
+    };
+    if ev.library_found_at.is_some() || so_major(file).is_none() {
+        return vec![];
+    }
+    match library_kind(file) {
+        None | Some(LibraryKind::Cudnn | LibraryKind::Nccl | LibraryKind::Cupti) => return vec![],
+        Some(_) => {}
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        2.5,
+        format!("{file} is missing while Python runs \"{import}\": that module was built for the CUDA major the name carries"),
+    )]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3592,5 +3648,39 @@ mod tests {
             "Ubuntu 20.04\npytorch                   1.9.0           py3.8_cpu_0    pytorch\n{plain}"
         );
         assert_eq!(top(&conda).1, Category::CpuOnlyBuild);
+    }
+
+    #[test]
+    fn ollama_gpu_discovery_failures_are_read_by_their_status_not_as_jax() {
+        // The number after "init failure" is the CUDA status (35 = insufficient driver).
+        let old = "level=INFO source=gpu.go:340 msg=\"Unable to load cudart CUDA management library /tmp/ollama1/runners/cuda_v11/libcudart.so.11.0: cudart init failure: 35\"";
+        assert_eq!(top(old).1, Category::DriverTooOld);
+        let words = "level=DEBUG source=gpu.go:537 msg=\"Unable to load cudart\" library=C:\\ollama\\cudart64_12.dll error=\"your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama\"";
+        assert_eq!(top(words), ("ollama-driver-too-old".into(), Category::DriverTooOld));
+        // Retyped in lower case, it is still not JAX's "Unable to load CUDA."
+        let lower = "unable to load cudart library /usr/lib/libcuda.so: some failure";
+        let result = crate::explain::scan::scan_bytes(lower.as_bytes(), table());
+        assert!(crate::explain::explain(&result, None).iter().all(|e| e.signature != "jax-backend-init"));
+    }
+
+    #[test]
+    fn cuinit_failing_under_a_570_driver_is_the_hmm_bug_unless_a_fork_came_first() {
+        let log = "NVIDIA-SMI 570.158.01\nmsg=\"Unable to load cudart library /usr/lib/x86_64-linux-gnu/libcuda.so.575.57.08: cuda driver library init failure: 3\"";
+        assert_eq!(top(log), ("cuda-initialization-error".into(), Category::Other));
+        let old_driver = log.replace("570.158.01", "550.54.14").replace("575.57.08", "550.54.14");
+        assert_ne!(top(&old_driver).1, Category::Other);
+        let forked = format!("DataLoader worker (pid 123) started with num_workers=4\n{log}");
+        assert_ne!(top(&forked).1, Category::Other);
+    }
+
+    #[test]
+    fn a_cuda_library_missing_on_a_python_import_is_a_build_for_another_cuda() {
+        let bare = "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory";
+        let import = format!("    from vllm import cuda_utils\n{bare}");
+        assert_eq!(causes(&import)[0], Category::CudaRuntimeMismatch);
+        // The same with the library shown installed elsewhere is the loader path.
+        let found =
+            format!("{import}\n$ find / -name libcudart.so.12\n/usr/local/cuda-12.1/lib64/libcudart.so.12");
+        assert_eq!(causes(&found)[0], Category::LibraryNotFound);
     }
 }
