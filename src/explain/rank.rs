@@ -128,6 +128,7 @@ pub const RULES: &[Rule] = &[
     newest_gpu_in_log,
     init_failure_with_hmm_driver,
     missing_library_on_import,
+    hardware_xid_elsewhere_in_log,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -260,6 +261,17 @@ pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         "cublas-alloc-failed",
     ];
     settled_elsewhere(input, &OOM, Category::Oom, 4.0, "running out of memory")
+}
+
+/// The kernel log in the same text shows the GPU's hardware failing: memory errors (Xid 48 DBE,
+/// 63/64 row remapping, 92/94/95 contained and uncontained ECC), the GPU fallen off the bus (79),
+/// NVLink or GSP errors: a hang, a timeout or a CUDA error around them is that GPU
+/// (https://docs.nvidia.com/deploy/xid-errors/index.html; a vLLM engine hanging on an A100 whose
+/// HBM logged Xid 48/63/94: https://github.com/wtdcode/vllm-backport/issues/62). Application
+/// faults (13, 31, 43) say nothing of the hardware by themselves.
+pub fn hardware_xid_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const XID: [&str; 3] = ["xid-memory", "xid-fallen-off-bus", "xid-nvlink-gsp"];
+    settled_elsewhere(input, &XID, Category::HardwareFault, 6.0, "a GPU hardware error in the kernel log")
 }
 
 /// The figures of an out-of-memory message.
@@ -3682,5 +3694,16 @@ mod tests {
         let found =
             format!("{import}\n$ find / -name libcudart.so.12\n/usr/local/cuda-12.1/lib64/libcudart.so.12");
         assert_eq!(causes(&found)[0], Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn a_gpu_memory_xid_later_in_the_log_makes_an_earlier_error_the_hardware() {
+        let error = "RuntimeError: CUDA error: an illegal memory access was encountered";
+        assert_ne!(top(error).1, Category::HardwareFault);
+        let with_xid = format!("{error}\n[Mon Sep  1 10:00:00 2026] NVRM: Xid (PCI:0000:17:00): 48, pid=1234, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.");
+        assert_eq!(top(&with_xid), ("cuda-illegal-address".into(), Category::HardwareFault));
+        // An application fault (Xid 13) does not say the same.
+        let app = with_xid.replace("): 48,", "): 13,");
+        assert_ne!(top(&app).1, Category::HardwareFault);
     }
 }
