@@ -129,6 +129,7 @@ pub const RULES: &[Rule] = &[
     init_failure_with_hmm_driver,
     missing_library_on_import,
     hardware_xid_elsewhere_in_log,
+    init_failure_in_a_library_probe,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -2364,6 +2365,12 @@ pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
             4.0,
             format!("{sym} is a PyTorch C++ symbol: an extension built against another PyTorch version"),
         )]
+    } else if sym.strip_prefix("cu").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) {
+        vec![adj(
+            Category::DriverTooOld,
+            10.0,
+            format!("{sym} is a CUDA driver API function missing from libcuda: the driver predates the CUDA calling it"),
+        )]
     } else if sym.starts_with("cudnn") {
         vec![adj(
             Category::CudnnVersionMismatch,
@@ -2561,6 +2568,24 @@ pub fn init_failure_with_hmm_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
             format!("the log names driver {driver}: with 570 and newer, the UVM module's HMM support makes cuInit fail this way on some kernels"),
         ),
         adj(Category::UserCodeBug, 0.4, "the log shows no fork or worker processes before CUDA starts"),
+    ]
+}
+
+/// CUDA's initialisation error reported by a service's GPU probe (Ollama's "cudart init failure:
+/// 3", "cuda driver library init failure: 3"): the probe runs cuInit first thing in its own
+/// process, so no fork came before it; a kernel module that is not usable (nvidia_uvm after a
+/// suspend or resume) is the usual cause (https://github.com/ollama/ollama/issues/5453, fixed by
+/// reloading nvidia_uvm; /2227).
+pub fn init_failure_in_a_library_probe(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-initialization-error" {
+        return vec![];
+    }
+    let Some((_, probe)) = input.evidence.captured.iter().find(|(name, _)| name == "probe") else {
+        return vec![];
+    };
+    vec![
+        adj(Category::UserCodeBug, 0.3, format!("the {probe} probe initialises CUDA in a fresh process: no fork before it")),
+        adj(Category::DriverNotLoaded, 1.5, "a GPU probe failing at start is most often the nvidia_uvm module unusable (after suspend/resume)"),
     ]
 }
 
@@ -3669,6 +3694,12 @@ mod tests {
         assert_eq!(top(old).1, Category::DriverTooOld);
         let words = "level=DEBUG source=gpu.go:537 msg=\"Unable to load cudart\" library=C:\\ollama\\cudart64_12.dll error=\"your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama\"";
         assert_eq!(top(words), ("ollama-driver-too-old".into(), Category::DriverTooOld));
+        // Its probe runs cuInit in a fresh process: 3 there is not a fork.
+        let init = "Ollama will not use GPU, fails with \"cudart init failure: 3\"";
+        assert_eq!(top(init), ("cuda-initialization-error".into(), Category::DriverNotLoaded));
+        // A driver-API function missing from libcuda is an old driver.
+        let symbol = "msg=\"Unable to load nvcuda\" library=/usr/lib64/libcuda.so.418.74 error=\"symbol lookup for cuCtxCreate_v3 failed: /usr/lib64/libcuda.so.418.74: undefined symbol: cuCtxCreate_v3\"";
+        assert_eq!(top(symbol).1, Category::DriverTooOld);
         // Retyped in lower case, it is still not JAX's "Unable to load CUDA."
         let lower = "unable to load cudart library /usr/lib/libcuda.so: some failure";
         let result = crate::explain::scan::scan_bytes(lower.as_bytes(), table());
