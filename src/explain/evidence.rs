@@ -201,6 +201,10 @@ pub struct LogEvidence {
     /// `DataLoader`, `num_workers`): CUDA touched before a fork fails to initialise in the child.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fork_in_log: Option<String>,
+    /// The user says the machine was suspended, hibernated or woke from sleep ("after resuming
+    /// from suspend", "since hibernation"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspend_in_log: Option<String>,
     /// A Python import statement the log shows ahead of the error (`from vllm import cuda_utils`,
     /// `---> 11 import selective_scan_cuda`): the error came from loading that module.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -263,6 +267,7 @@ struct Patterns {
     bf16: Regex,
     upgrade: Regex,
     fork: Regex,
+    suspend: Regex,
     python_import: Regex,
     reboot: Regex,
     worker_exit: Regex,
@@ -404,6 +409,7 @@ fn patterns() -> &'static Patterns {
             python_import: re(
                 r"(?m)\bfrom +\.{0,2}[A-Za-z_][\w.]* +import +[\w*(]+|^[\s>-]*(?:\d+ +)?import +[A-Za-z_][\w.]*(?: +as +\w+)? *$",
             ),
+            suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
             fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
             reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
             // The new issue template puts the version on the line after its heading
@@ -659,6 +665,7 @@ pub fn extract(
     }
     ev.worker_exit = found(&p.worker_exit);
     ev.fork_in_log = found(&p.fork);
+    ev.suspend_in_log = found(&p.suspend);
     ev.python_import =
         found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());

@@ -2551,12 +2551,20 @@ pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// driver and shows no fork or worker processes: the known cause there is a driver bug, the
 /// nvidia_uvm module's HMM support on some kernels, fixed by `uvm_disable_hmm=1`
 /// (https://github.com/NVIDIA/open-gpu-kernel-modules/issues/947, /797, /901;
-/// https://github.com/ollama/ollama/issues/11593). A fork before it is the program's doing.
+/// https://github.com/ollama/ollama/issues/11593). A fork before it is the program's doing; a
+/// suspend or resume the user mentions is the nvidia_uvm module (https://github.com/ollama/ollama/issues/2227).
 pub fn init_failure_with_hmm_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cuda-initialization-error" || !has(input, Category::Other) {
         return vec![];
     }
     let ev = input.evidence;
+    if let Some(phrase) = ev.suspend_in_log.as_deref() {
+        return vec![adj(
+            Category::DriverNotLoaded,
+            3.0,
+            format!("the log says \"{phrase}\": after a suspend or resume the nvidia_uvm module is often unusable until reloaded"),
+        )];
+    }
     if ev.fork_in_log.is_some() {
         return vec![];
     }
@@ -3714,6 +3722,8 @@ mod tests {
         assert_ne!(top(&old_driver).1, Category::Other);
         let forked = format!("DataLoader worker (pid 123) started with num_workers=4\n{log}");
         assert_ne!(top(&forked).1, Category::Other);
+        let resumed = format!("It worked until the laptop resumed from suspend\n{log}");
+        assert_eq!(top(&resumed).1, Category::DriverNotLoaded);
     }
 
     #[test]
