@@ -202,6 +202,18 @@ pub struct LogEvidence {
     /// on LD_LIBRARY_PATH): the path as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stub_libcuda: Option<String>,
+    /// The log shows a process forked or worker processes (`fork`, `multiprocessing`,
+    /// `DataLoader`, `num_workers`): CUDA touched before a fork fails to initialise in the child.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fork_in_log: Option<String>,
+    /// The user says the machine was suspended, hibernated or woke from sleep ("after resuming
+    /// from suspend", "since hibernation"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspend_in_log: Option<String>,
+    /// A Python import statement the log shows ahead of the error (`from vllm import cuda_utils`,
+    /// `---> 11 import selective_scan_cuda`): the error came from loading that module.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub python_import: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -224,6 +236,7 @@ struct Patterns {
     tf_cudnn: Regex,
     cuda_in_log: Regex,
     driver_version: Regex,
+    driver_release: Regex,
     cudnn_in_log: Regex,
     tf_op: Regex,
     cuda_major_in_log: Regex,
@@ -258,6 +271,9 @@ struct Patterns {
     allocator_or_vgpu: Regex,
     bf16: Regex,
     upgrade: Regex,
+    fork: Regex,
+    suspend: Regex,
+    python_import: Regex,
     reboot: Regex,
     worker_exit: Regex,
     nccl_cuda_failure: Regex,
@@ -299,9 +315,12 @@ fn patterns() -> &'static Patterns {
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
             ),
-            // "cuDNN version is 8.0", "cudnn 为 8.4.1" (Chinese: "is") say the same as a colon.
+            // Where no "Driver Version" is written: nvidia-smi's header ("NVIDIA-SMI 570.158.01",
+            // the same release on Linux) and libcuda's versioned file name (libcuda.so.575.57.08).
+            driver_release: re(r"\bNVIDIA-SMI +(\d{3})((?:\.\d{1,3}){1,2})\b|\blibcuda\.so\.(\d{3})((?:\.\d{1,3}){1,2})\b"),
             // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
             // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
+            // "cuDNN version is 8.0", "cudnn 为 8.4.1" (Chinese: "is") say the same as a colon.
             cudnn_in_log: re(
                 r"(?i)(?:^|[^A-Za-z0-9_]|lib)cudnn(?: version|[ \t]*版本|[ \t]+ver\.?)?(?:[ \t]+is\b|[ \t]*[为是])?[\s:：=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
             ),
@@ -397,6 +416,11 @@ fn patterns() -> &'static Patterns {
             upgrade: re(
                 r"(?i)\b(?:automatic (?:system )?(?:upgrades?|updates?)|unattended[- ]upgrades?|apt(?:-get)? (?:dist-|full-)?upgrade|(?:after|since) (?:an? |the |my )?(?:system |kernel |driver |nvidia |package )?(?:upgrade|update)s?\b|(?:upgraded|updated) (?:the |my )?(?:nvidia |gpu |graphics )?drivers?\b)",
             ),
+            python_import: re(
+                r"(?m)\bfrom +\.{0,2}[A-Za-z_][\w.]* +import +[\w*(]+|^[\s>-]*(?:\d+ +)?import +[A-Za-z_][\w.]*(?: +as +\w+)? *$",
+            ),
+            suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
+            fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
             reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
             // The new issue template puts the version on the line after its heading
             // ("### Tensorflow Version\n\nv2.11.0-rc2-15-g6290819256d 2.11.0", the git version
@@ -466,21 +490,31 @@ fn mib(value: &str, unit: &str) -> Option<f64> {
 /// An absolute path to `file` on a line after the error's own (a `find` or `locate` result), not
 /// counting lines that report the file missing again.
 fn library_path_in(context: &str, file: &str) -> Option<String> {
-    context.lines().skip(1).filter(|l| !l.contains("cannot open") && !l.contains("No such file")).find_map(
-        |line| {
-            line.match_indices(file).find_map(|(i, _)| {
-                let before = &line[..i];
-                if !before.ends_with('/') {
-                    return None;
-                }
-                let start = before
-                    .rfind(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | '=' | ':'))
-                    .map_or(0, |p| p + 1);
-                let path = &line[start..i + file.len()];
-                (path.starts_with('/') || path.starts_with('~')).then(|| path.to_string())
-            })
-        },
-    )
+    context.lines().skip(1).find_map(|line| {
+        line.match_indices(file).find_map(|(i, _)| {
+            let before = &line[..i];
+            if !before.ends_with('/') {
+                return None;
+            }
+            // The path the loader failed on is not where the file is: "/x/libfoo.so.1: cannot
+            // open shared object file", "No such file or directory: '/x/libfoo.so.1'".
+            let after = line[i + file.len()..].trim_start_matches(['\'', '"', '`']);
+            let start = before
+                .rfind(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | '=' | ':'))
+                .map_or(0, |p| p + 1);
+            let lead =
+                line[..start].trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`'));
+            if after.starts_with(':') || lead.ends_with(':') || after.trim_start().starts_with("not found") {
+                return None;
+            }
+            let path = &line[start..i + file.len()];
+            // An absolute path, or one retyped without its leading slash ("it is at
+            // home/a/venv/lib/python3.11/site-packages/torch/lib/libcudnn_ops_infer.so.8").
+            let retyped =
+                path.starts_with(|c: char| c.is_ascii_alphanumeric()) && path.matches('/').count() >= 3;
+            (path.starts_with('/') || path.starts_with('~') || retyped).then(|| path.to_string())
+        })
+    })
 }
 
 /// Reads the evidence of one error from its context (matched line and the lines after it) and the
@@ -590,6 +624,10 @@ pub fn extract(
             None => format!("{}.999.99", &c[1]),
         };
         ev.driver_version = text.parse().ok();
+    } else if let Some(c) = p.driver_release.captures(context) {
+        if let (Some(major), Some(rest)) = (c.get(1).or(c.get(3)), c.get(2).or(c.get(4))) {
+            ev.driver_version = format!("{}{}", major.as_str(), rest.as_str()).parse().ok();
+        }
     }
     // Every one named: the setup a user lists and the version they then installed can differ.
     for c in p.cudnn_in_log.captures_iter(context).filter(|c| !is_requirement(context, c.get(0))).take(8) {
@@ -642,6 +680,10 @@ pub fn extract(
         ev.upgrade_in_log = found(&p.upgrade);
     }
     ev.worker_exit = found(&p.worker_exit);
+    ev.fork_in_log = found(&p.fork);
+    ev.suspend_in_log = found(&p.suspend);
+    ev.python_import =
+        found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
@@ -1316,6 +1358,15 @@ mod tests {
         // The same message repeated with an absolute path is not a place where the file is.
         let repeated = "libfoo.so.1: cannot open shared object file\nOSError: /opt/x/libfoo.so.1: cannot open shared object file";
         assert_eq!(extract(repeated, "libfoo.so.1", &[], None, table()).library_found_at, None);
+        let python = "libfoo.so.1: cannot open shared object file\nFileNotFoundError: No such file or directory: '/opt/x/libfoo.so.1'";
+        assert_eq!(extract(python, "libfoo.so.1", &[], None, table()).library_found_at, None);
+        // Said on the error's own line after it, with the leading slash lost in retyping.
+        let retyped = "Could not load library libcudnn_ops_infer.so.8.\n\
+                       Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory. But it is at `home/a/venv/lib/python3.11/site-packages/torch/lib/libcudnn_ops_infer.so.8`";
+        assert_eq!(
+            extract(retyped, "libcudnn_ops_infer.so.8", &[], None, table()).library_found_at.as_deref(),
+            Some("home/a/venv/lib/python3.11/site-packages/torch/lib/libcudnn_ops_infer.so.8")
+        );
     }
 
     #[test]

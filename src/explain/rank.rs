@@ -129,6 +129,10 @@ pub const RULES: &[Rule] = &[
     wsl_without_driver,
     newest_gpu_in_log,
     stub_libcuda_in_log,
+    init_failure_with_hmm_driver,
+    missing_library_on_import,
+    hardware_xid_elsewhere_in_log,
+    init_failure_in_a_library_probe,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -261,6 +265,17 @@ pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         "cublas-alloc-failed",
     ];
     settled_elsewhere(input, &OOM, Category::Oom, 4.0, "running out of memory")
+}
+
+/// The kernel log in the same text shows the GPU's hardware failing: memory errors (Xid 48 DBE,
+/// 63/64 row remapping, 92/94/95 contained and uncontained ECC), the GPU fallen off the bus (79),
+/// NVLink or GSP errors: a hang, a timeout or a CUDA error around them is that GPU
+/// (https://docs.nvidia.com/deploy/xid-errors/index.html; a vLLM engine hanging on an A100 whose
+/// HBM logged Xid 48/63/94: https://github.com/wtdcode/vllm-backport/issues/62). Application
+/// faults (13, 31, 43) say nothing of the hardware by themselves.
+pub fn hardware_xid_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const XID: [&str; 3] = ["xid-memory", "xid-fallen-off-bus", "xid-nvlink-gsp"];
+    settled_elsewhere(input, &XID, Category::HardwareFault, 6.0, "a GPU hardware error in the kernel log")
 }
 
 /// The figures of an out-of-memory message.
@@ -2379,6 +2394,12 @@ pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
             4.0,
             format!("{sym} is a PyTorch C++ symbol: an extension built against another PyTorch version"),
         )]
+    } else if sym.strip_prefix("cu").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) {
+        vec![adj(
+            Category::DriverTooOld,
+            10.0,
+            format!("{sym} is a CUDA driver API function missing from libcuda: the driver predates the CUDA calling it"),
+        )]
     } else if sym.starts_with("cudnn") {
         vec![adj(
             Category::CudnnVersionMismatch,
@@ -2614,6 +2635,86 @@ pub fn stub_libcuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         Category::LibraryNotFound,
         8.0,
         format!("the log shows the toolkit's link-time stub ({stub}) where the driver's libcuda.so.1 should be found"),
+    )]
+}
+
+/// CUDA's initialisation error (cuInit returning 3) where the log names a 570-series or newer
+/// driver and shows no fork or worker processes: the known cause there is a driver bug, the
+/// nvidia_uvm module's HMM support on some kernels, fixed by `uvm_disable_hmm=1`
+/// (https://github.com/NVIDIA/open-gpu-kernel-modules/issues/947, /797, /901;
+/// https://github.com/ollama/ollama/issues/11593). A fork before it is the program's doing; a
+/// suspend or resume the user mentions is the nvidia_uvm module (https://github.com/ollama/ollama/issues/2227).
+pub fn init_failure_with_hmm_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-initialization-error" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    if let Some(phrase) = ev.suspend_in_log.as_deref() {
+        return vec![adj(
+            Category::DriverNotLoaded,
+            3.0,
+            format!("the log says \"{phrase}\": after a suspend or resume the nvidia_uvm module is often unusable until reloaded"),
+        )];
+    }
+    if ev.fork_in_log.is_some() {
+        return vec![];
+    }
+    let Some(driver) = ev.driver_version.as_ref().filter(|d| d.branch() >= 570) else { return vec![] };
+    vec![
+        adj(
+            Category::Other,
+            8.0,
+            format!("the log names driver {driver}: with 570 and newer, the UVM module's HMM support makes cuInit fail this way on some kernels"),
+        ),
+        adj(Category::UserCodeBug, 0.4, "the log shows no fork or worker processes before CUDA starts"),
+    ]
+}
+
+/// CUDA's initialisation error reported by a service's GPU probe (Ollama's "cudart init failure:
+/// 3", "cuda driver library init failure: 3"): the probe runs cuInit first thing in its own
+/// process, so no fork came before it; a kernel module that is not usable (nvidia_uvm after a
+/// suspend or resume) is the usual cause (https://github.com/ollama/ollama/issues/5453, fixed by
+/// reloading nvidia_uvm; /2227).
+pub fn init_failure_in_a_library_probe(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-initialization-error" {
+        return vec![];
+    }
+    let Some((_, probe)) = input.evidence.captured.iter().find(|(name, _)| name == "probe") else {
+        return vec![];
+    };
+    vec![
+        adj(Category::UserCodeBug, 0.3, format!("the {probe} probe initialises CUDA in a fresh process: no fork before it")),
+        adj(Category::DriverNotLoaded, 1.5, "a GPU probe failing at start is most often the nvidia_uvm module unusable (after suspend/resume)"),
+    ]
+}
+
+/// A CUDA library of a given major missing while Python imports a module (`from vllm import
+/// cuda_utils`, `import selective_scan_cuda`, `from core.nn import _C`): that module's compiled
+/// code was built for that CUDA major, and the environment (its PyTorch's nvidia-* wheels, the
+/// toolkit) has another (vLLM 0.2.2 wheels for CUDA 12 beside a CUDA 11 torch:
+/// https://github.com/vllm-project/vllm/issues/1718; mamba_ssm for CUDA 11 with torch cu121:
+/// https://github.com/NVlabs/MambaVision/issues/12; an extension built under CUDA 9 run with 10:
+/// https://github.com/Tramac/awesome-semantic-segmentation-pytorch/issues/99). A path the log
+/// shows the library at is left to `missing_library_present_in_log`; cuDNN to its own rules.
+pub fn missing_library_on_import(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(file), Some(import)) = (ev.library.as_deref(), ev.python_import.as_deref()) else {
+        return vec![];
+    };
+    if ev.library_found_at.is_some() || so_major(file).is_none() {
+        return vec![];
+    }
+    match library_kind(file) {
+        None | Some(LibraryKind::Cudnn | LibraryKind::Nccl | LibraryKind::Cupti) => return vec![],
+        Some(_) => {}
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        2.5,
+        format!("{file} is missing while Python runs \"{import}\": that module was built for the CUDA major the name carries"),
     )]
 }
 
@@ -3683,5 +3784,58 @@ mod tests {
             "Ubuntu 20.04\npytorch                   1.9.0           py3.8_cpu_0    pytorch\n{plain}"
         );
         assert_eq!(top(&conda).1, Category::CpuOnlyBuild);
+    }
+
+    #[test]
+    fn ollama_gpu_discovery_failures_are_read_by_their_status_not_as_jax() {
+        // The number after "init failure" is the CUDA status (35 = insufficient driver).
+        let old = "level=INFO source=gpu.go:340 msg=\"Unable to load cudart CUDA management library /tmp/ollama1/runners/cuda_v11/libcudart.so.11.0: cudart init failure: 35\"";
+        assert_eq!(top(old).1, Category::DriverTooOld);
+        let words = "level=DEBUG source=gpu.go:537 msg=\"Unable to load cudart\" library=C:\\ollama\\cudart64_12.dll error=\"your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama\"";
+        assert_eq!(top(words), ("ollama-driver-too-old".into(), Category::DriverTooOld));
+        // Its probe runs cuInit in a fresh process: 3 there is not a fork.
+        let init = "Ollama will not use GPU, fails with \"cudart init failure: 3\"";
+        assert_eq!(top(init), ("cuda-initialization-error".into(), Category::DriverNotLoaded));
+        // A driver-API function missing from libcuda is an old driver.
+        let symbol = "msg=\"Unable to load nvcuda\" library=/usr/lib64/libcuda.so.418.74 error=\"symbol lookup for cuCtxCreate_v3 failed: /usr/lib64/libcuda.so.418.74: undefined symbol: cuCtxCreate_v3\"";
+        assert_eq!(top(symbol).1, Category::DriverTooOld);
+        // Retyped in lower case, it is still not JAX's "Unable to load CUDA."
+        let lower = "unable to load cudart library /usr/lib/libcuda.so: some failure";
+        let result = crate::explain::scan::scan_bytes(lower.as_bytes(), table());
+        assert!(crate::explain::explain(&result, None).iter().all(|e| e.signature != "jax-backend-init"));
+    }
+
+    #[test]
+    fn cuinit_failing_under_a_570_driver_is_the_hmm_bug_unless_a_fork_came_first() {
+        let log = "NVIDIA-SMI 570.158.01\nmsg=\"Unable to load cudart library /usr/lib/x86_64-linux-gnu/libcuda.so.575.57.08: cuda driver library init failure: 3\"";
+        assert_eq!(top(log), ("cuda-initialization-error".into(), Category::Other));
+        let old_driver = log.replace("570.158.01", "550.54.14").replace("575.57.08", "550.54.14");
+        assert_ne!(top(&old_driver).1, Category::Other);
+        let forked = format!("DataLoader worker (pid 123) started with num_workers=4\n{log}");
+        assert_ne!(top(&forked).1, Category::Other);
+        let resumed = format!("It worked until the laptop resumed from suspend\n{log}");
+        assert_eq!(top(&resumed).1, Category::DriverNotLoaded);
+    }
+
+    #[test]
+    fn a_cuda_library_missing_on_a_python_import_is_a_build_for_another_cuda() {
+        let bare = "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory";
+        let import = format!("    from vllm import cuda_utils\n{bare}");
+        assert_eq!(causes(&import)[0], Category::CudaRuntimeMismatch);
+        // The same with the library shown installed elsewhere is the loader path.
+        let found =
+            format!("{import}\n$ find / -name libcudart.so.12\n/usr/local/cuda-12.1/lib64/libcudart.so.12");
+        assert_eq!(causes(&found)[0], Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn a_gpu_memory_xid_later_in_the_log_makes_an_earlier_error_the_hardware() {
+        let error = "RuntimeError: CUDA error: an illegal memory access was encountered";
+        assert_ne!(top(error).1, Category::HardwareFault);
+        let with_xid = format!("{error}\n[Mon Sep  1 10:00:00 2026] NVRM: Xid (PCI:0000:17:00): 48, pid=1234, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.");
+        assert_eq!(top(&with_xid), ("cuda-illegal-address".into(), Category::HardwareFault));
+        // An application fault (Xid 13) does not say the same.
+        let app = with_xid.replace("): 48,", "): 13,");
+        assert_ne!(top(&app).1, Category::HardwareFault);
     }
 }
