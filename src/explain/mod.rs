@@ -934,6 +934,19 @@ mod tests {
     }
 
     #[test]
+    fn peer_access_unsupported_is_read_however_the_framework_wraps_it() {
+        for text in [
+            "RuntimeError: CUDART error: peer access is not supported between these two devices",
+            "[TensorRT-LLM][ERROR] CUDA runtime error in error: peer access is not supported between these two devices",
+            "peer access is not supported between two devices",
+        ] {
+            let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+            assert_eq!(e[0].signature, "p2p-peer-access-unsupported", "{text}");
+            assert_eq!(e[0].causes[0].category, Category::Other, "{text}");
+        }
+    }
+
+    #[test]
     fn the_cuda_10_number_of_unknown_error_is_the_unknown_error() {
         for text in [
             "RuntimeError: cuda runtime error (30) : unknown error at /pytorch/aten/src/THC/THCGeneral.cpp:51",
