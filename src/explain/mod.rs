@@ -934,6 +934,18 @@ mod tests {
     }
 
     #[test]
+    fn onnx_runtime_s_own_requirement_is_held_against_the_cudnn_the_user_names() {
+        let msg = "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Require cuDNN 8.* and CUDA 12.*. Please install all dependencies";
+        let e =
+            explain(&scan::scan_bytes(format!("JetPack 6.1: cuDNN 9.3\n{msg}").as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "ort-cuda-provider");
+        assert_eq!(e[0].causes[0].category, Category::CudnnVersionMismatch);
+        let e =
+            explain(&scan::scan_bytes(format!("cuDNN 8.9 is installed\n{msg}").as_bytes(), table()), None);
+        assert_ne!(e[0].causes[0].category, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
     fn peer_access_unsupported_is_read_however_the_framework_wraps_it() {
         for text in [
             "RuntimeError: CUDART error: peer access is not supported between these two devices",
