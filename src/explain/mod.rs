@@ -744,8 +744,29 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
         }
         (e.first_line, false)
     };
-    out.sort_by_key(|e| (e.warning, sort_line(e)));
+    // A message inside the source code a traceback shows around the line that ran is code, not
+    // what happened: it is listed after the errors that did.
+    let shown: BTreeSet<u64> =
+        result.occurrences.iter().filter(|o| is_shown_source(o)).map(|o| o.first_line).collect();
+    out.sort_by_key(|e| (e.warning, shown.contains(&e.first_line), sort_line(e)));
     out
+}
+
+/// True for a match on a line of source code that an IPython (or rich) traceback prints around
+/// the line that ran: such tracebacks number every line they show and mark the one that ran with
+/// an arrow (`--> 293`, `❱ 293 │`), so a numbered line without the arrow in a text that has one is
+/// the code's neighbourhood, e.g. torch's `raise RuntimeError("Cannot re-initialize CUDA in forked
+/// subprocess…")` shown two lines above the `raise` that ran
+/// (https://github.com/angelolab/Nimbus-Inference/issues/12).
+fn is_shown_source(o: &scan::Occurrence) -> bool {
+    static P: OnceLock<(regex::Regex, regex::Regex)> = OnceLock::new();
+    let (numbered, arrow) = P.get_or_init(|| {
+        (
+            regex::Regex::new(r"^\s*(?:│\s*)?\d{1,5} ").expect("constant pattern"),
+            regex::Regex::new(r"(?m)^\s*(?:-{1,3}>|❱) ?\d{1,5} ").expect("constant pattern"),
+        )
+    });
+    numbered.is_match(&o.line) && (arrow.is_match(&o.context) || arrow.is_match(&o.before))
 }
 
 /// Ranks a signature's causes with the machine's facts, unless the log cannot come from that
@@ -931,6 +952,18 @@ mod tests {
         let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
         assert_eq!(e[0].signature, "bf16-compute-capability");
         assert_eq!(e[0].causes[0].category, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn a_message_in_the_code_an_ipython_traceback_shows_comes_after_the_exception_raised() {
+        let shown = "File torch/cuda/__init__.py:293, in _lazy_init()\n    288     raise RuntimeError(\n    289         \"Cannot re-initialize CUDA in forked subprocess. To use CUDA with \"\n    290     )\n--> 293     raise AssertionError(\"Torch not compiled with CUDA enabled\")\n\nAssertionError: Torch not compiled with CUDA enabled\n";
+        let e = explain(&scan::scan_bytes(shown.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "torch-not-compiled-with-cuda");
+        assert!(e.iter().any(|x| x.signature == "cuda-initialization-error"), "still listed");
+        // Without a traceback's arrow a numbered line is an ordinary log line, first as it came.
+        let plain = shown.replace("--> 293", "");
+        let e = explain(&scan::scan_bytes(plain.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "cuda-initialization-error");
     }
 
     #[test]
