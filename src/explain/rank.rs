@@ -2032,6 +2032,13 @@ fn ort_build_needs(version: &Version, cuda_in_name: Option<u32>) -> Option<(u32,
     Some((cuda, cudnn))
 }
 
+/// The CUDA and cuDNN majors ONNX Runtime's own message says its build requires ("Require cuDNN
+/// 8.* and CUDA 12.*", printed since 1.17): what this build needs, whichever feed it came from.
+fn ort_requirement_in_message(ev: &LogEvidence) -> Option<(u32, u64)> {
+    let group = |name: &str| ev.captured.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    Some((group("need_cuda")?.parse().ok()?, group("need_cudnn")?.parse().ok()?))
+}
+
 /// ONNX Runtime's CUDA provider failing to load, against the onnxruntime-gpu release and the CUDA
 /// the log names: each release is built for one CUDA major and one cuDNN major (the requirements
 /// table). A CUDA of another major is the mismatch (an ORT for CUDA 11.8 next to CUDA 12.1:
@@ -2045,10 +2052,17 @@ pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let ev = input.evidence;
-    let Some(ort) = ev.ort_in_log.as_ref() else { return vec![] };
-    let Some((cuda_major, cudnn_major)) = ort_build_needs(ort, ev.ort_build_cuda) else { return vec![] };
+    let (cuda_major, cudnn_major, built) = match (ort_requirement_in_message(ev), ev.ort_in_log.as_ref()) {
+        (Some((cuda, cudnn)), _) => {
+            (cuda, Some(cudnn), format!("the provider says its build requires CUDA {cuda}.*"))
+        }
+        (None, Some(ort)) => {
+            let Some((cuda, cudnn)) = ort_build_needs(ort, ev.ort_build_cuda) else { return vec![] };
+            (cuda, cudnn, format!("onnxruntime-gpu {ort} is built for CUDA {cuda}"))
+        }
+        (None, None) => return vec![],
+    };
     let mut out = Vec::new();
-    let built = format!("onnxruntime-gpu {ort} is built for CUDA {cuda_major}");
     // A CUDA library the provider could not load (libcublas.so.11) is that library's problem.
     let cuda_library_missing =
         ev.library.as_deref().is_some_and(|l| !l.to_ascii_lowercase().contains("cudnn"));
@@ -2093,7 +2107,7 @@ pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 out.push(adj(
                     Category::CudnnVersionMismatch,
                     4.0,
-                    format!("onnxruntime-gpu {ort} needs cuDNN {need}, and the log names cuDNN {other}"),
+                    format!("{built} and cuDNN {need}.*, and the log names cuDNN {other}"),
                 ));
             }
         }
