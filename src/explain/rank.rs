@@ -1145,9 +1145,15 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 
 /// The log shows the program ran in a Docker container (a `docker run` line, a container prompt):
 /// for an error the container can explain, the container. With a machine's facts, `containers`
-/// decides instead.
+/// decides instead. Not for a text no signature matched: there the container's words have already
+/// voted, and in Docker and Kubernetes reports they are everywhere whatever failed (a driver
+/// install that nouveau blocks, https://github.com/NVIDIA/k8s-driver-manager/issues/37), so they
+/// must not count twice.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || input.signature.container_message || !has(input, Category::ContainerRuntime)
+    if input.report.is_some()
+        || input.signature.container_message
+        || input.signature.id == super::fallback::UNRECOGNISED
+        || !has(input, Category::ContainerRuntime)
     {
         return vec![];
     }
