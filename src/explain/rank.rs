@@ -1643,6 +1643,21 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let mut out = vec![adj(cause.category, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))];
+    // A machine whose graphics are Intel's or AMD's, and no NVIDIA GPU named beside them: a
+    // container runtime that would hand the container a GPU has none to hand (Docker's "could not
+    // select device driver" on an Intel Xe laptop: https://github.com/fboulnois/stable-diffusion-docker/issues/82;
+    // a ComfyUI image on an Intel iGPU: https://github.com/ai-dock/comfyui/issues/79).
+    if cause.category != Category::ContainerRuntime
+        && has(input, Category::ContainerRuntime)
+        && !phrase.to_lowercase().contains("cpu")
+        && input.evidence.compute_capability.is_none()
+    {
+        out.push(adj(
+            Category::ContainerRuntime,
+            0.25,
+            format!("the log says \"{phrase}\": the container runtime has no NVIDIA GPU to give"),
+        ));
+    }
     if cause.category != Category::CpuOnlyBuild && has(input, Category::CpuOnlyBuild) {
         out.push(adj(
             Category::CpuOnlyBuild,
@@ -2729,6 +2744,27 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn docker_asked_for_a_gpu_on_intel_graphics_is_the_missing_gpu_not_the_toolkit() {
+        let t = table();
+        let none = BTreeSet::new();
+        let sig = t.by_id("docker-no-gpu-driver").unwrap();
+        assert_eq!(
+            rank(sig, &LogEvidence::default(), None, &none, t)[0].category,
+            Category::ContainerRuntime
+        );
+        let intel =
+            LogEvidence { no_nvidia_gpu: Some("Intel® Xe Graphics".into()), ..LogEvidence::default() };
+        assert_eq!(rank(sig, &intel, None, &none, t)[0].category, Category::Other);
+        // A laptop naming its NVIDIA GPU beside the Intel one has a GPU to hand over.
+        let hybrid = LogEvidence {
+            compute_capability: Some(ComputeCapability::new(8, 6)),
+            gpu_name: Some("RTX 3060".into()),
+            ..intel
+        };
+        assert_eq!(rank(sig, &hybrid, None, &none, t)[0].category, Category::ContainerRuntime);
     }
 
     #[test]
