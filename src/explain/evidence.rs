@@ -194,6 +194,11 @@ pub struct LogEvidence {
     /// supported between these two devices'", "Cuda failure 1 'invalid argument'"): the text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_cuda_failure: Option<String>,
+    /// The log names a serving framework's custom all-reduce, kernels that exchange data over GPU
+    /// peer (P2P) access instead of NCCL (vLLM's `custom_all_reduce.cuh`, SGLang's
+    /// `CustomAllreduce`, "custom all reduce", TensorRT-LLM's `IpcMemory::`): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_allreduce: Option<String>,
     /// The Python (major.minor) the log's program ran on: a traceback's `…/python3.8/site-packages/`
     /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -257,6 +262,7 @@ struct Patterns {
     reboot: Regex,
     worker_exit: Regex,
     nccl_cuda_failure: Regex,
+    custom_allreduce: Regex,
     tf_template: Regex,
     ort_named: Regex,
     cudnn_file: Regex,
@@ -377,6 +383,7 @@ fn patterns() -> &'static Patterns {
             ),
             nccl_cuda_failure: re(r"Cuda failure (?:\d+ )?'([^'\n]{3,80})'"),
             worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
+            custom_allreduce: re(r"(?i)\bcustom[ _-]?all[ _-]?reduce|\bIpcMemory::"),
             // vGPU profiles end in a frame-buffer size and a series letter: C (compute), Q, B, A.
             allocator_or_vgpu: re(
                 r"\bexpandable_segments\b|\bcudaMallocAsync\b|\bcuda[-_]malloc\b|\bGRID [A-Z0-9]+-\d+[CQBA]\b|\b[A-Z]\d{1,3}S?-\d{1,3}[CQ]\b",
@@ -628,6 +635,7 @@ pub fn extract(
     }
     ev.worker_exit = found(&p.worker_exit);
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());
+    ev.custom_allreduce = found(&p.custom_allreduce);
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }

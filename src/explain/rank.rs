@@ -126,6 +126,7 @@ pub const RULES: &[Rule] = &[
     ort_build_vs_log,
     wsl_without_driver,
     newest_gpu_in_log,
+    custom_allreduce_without_p2p,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -2160,6 +2161,24 @@ pub fn newest_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// Peer access refused where the log names a serving framework's custom all-reduce: those kernels
+/// are an optional fast path over P2P, and the answer in these threads is to turn it off
+/// (SGLang's --disable-custom-all-reduce on 2x T4: https://github.com/sgl-project/sglang/issues/552,
+/// on RTX 4090s: https://github.com/sgl-project/sglang/issues/4814; TensorRT-LLM's
+/// use_custom_all_reduce: https://github.com/NVIDIA/TensorRT-LLM/issues/1034, "custom allreduce is
+/// only supported when the peer access is supported"), not NCCL's variables, which it does not read.
+pub fn custom_allreduce_without_p2p(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-peer-access-unsupported" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.custom_allreduce.as_deref() else { return vec![] };
+    vec![adj(
+        Category::Other,
+        4.0,
+        format!("the log names a custom all-reduce (\"{marker}\"), an optional P2P path the framework can turn off"),
+    )]
+}
+
 /// No driver found on WSL, outside a container: WSL's GPU comes from the Windows driver, which only
 /// WSL 2 exposes (https://docs.nvidia.com/cuda/wsl-user-guide/index.html; a distro left on WSL 1:
 /// https://github.com/CompVis/stable-diffusion/issues/161). Neither a container nor a machine
@@ -2744,6 +2763,21 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn peer_access_refused_to_a_custom_all_reduce_is_that_fast_path() {
+        let t = table();
+        let none = BTreeSet::new();
+        let text = "Failed: Cuda error /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:307 'peer access is not supported between these two devices'";
+        let r = crate::explain::scan::scan_bytes(text.as_bytes(), t);
+        let e = crate::explain::explain(&r, None);
+        assert_eq!(e[0].signature, "cuda-peer-access-unsupported");
+        assert_eq!(e[0].evidence.custom_allreduce.as_deref(), Some("custom_all_reduce"));
+        assert_eq!(e[0].causes[0].category, Category::Other);
+        // Without it, NCCL's P2P path is the likelier one.
+        let sig = t.by_id("cuda-peer-access-unsupported").unwrap();
+        assert_eq!(rank(sig, &LogEvidence::default(), None, &none, t)[0].category, Category::EnvVarMisconfig);
     }
 
     #[test]
