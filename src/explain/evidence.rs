@@ -85,7 +85,8 @@ pub struct LogEvidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub os_error: Option<String>,
     /// The user saying the machine has no NVIDIA GPU ("I am running this on the CPU", "my laptop
-    /// has an Intel UHD", "I don't have an NVIDIA GPU"): the phrase as written.
+    /// has an Intel UHD", "I don't have an NVIDIA GPU", the graphics adapter Ubuntu's About page
+    /// shows: "Mesa Intel® Xe Graphics"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_nvidia_gpu: Option<String>,
     /// The log shows the program running in (or being started as) a Docker container: a
@@ -193,6 +194,11 @@ pub struct LogEvidence {
     /// supported between these two devices'", "Cuda failure 1 'invalid argument'"): the text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_cuda_failure: Option<String>,
+    /// The log names a serving framework's custom all-reduce, kernels that exchange data over GPU
+    /// peer (P2P) access instead of NCCL (vLLM's `custom_all_reduce.cuh`, SGLang's
+    /// `CustomAllreduce`, "custom all reduce", TensorRT-LLM's `IpcMemory::`): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_allreduce: Option<String>,
     /// The Python (major.minor) the log's program ran on: a traceback's `…/python3.8/site-packages/`
     /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -277,6 +283,7 @@ struct Patterns {
     reboot: Regex,
     worker_exit: Regex,
     nccl_cuda_failure: Regex,
+    custom_allreduce: Regex,
     tf_template: Regex,
     ort_named: Regex,
     cudnn_file: Regex,
@@ -367,7 +374,7 @@ fn patterns() -> &'static Patterns {
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|\b(?:due to|because of|there is|there's|(?:i|we) have|it has|with) no nvidia (?:gpu|card|graphics card)\b|intel (?:hd|uhd|iris|arc) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|\b(?:due to|because of|there is|there's|(?:i|we) have|it has|with) no nvidia (?:gpu|card|graphics card)\b|intel(?:®|\(r\))? (?:hd|uhd|iris(?: xe| plus| pro)?|arc|xe) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
             // Also conda's CPU builds: the `py3.8_cpu_0` build string, the `pytorch_cpu` package
@@ -405,6 +412,7 @@ fn patterns() -> &'static Patterns {
             ),
             nccl_cuda_failure: re(r"Cuda failure (?:\d+ )?'([^'\n]{3,80})'"),
             worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
+            custom_allreduce: re(r"(?i)\bcustom[ _-]?all[ _-]?reduce|\bIpcMemory::"),
             // vGPU profiles end in a frame-buffer size and a series letter: C (compute), Q, B, A.
             allocator_or_vgpu: re(
                 r"\bexpandable_segments\b|\bcudaMallocAsync\b|\bcuda[-_]malloc\b|\bGRID [A-Z0-9]+-\d+[CQBA]\b|\b[A-Z]\d{1,3}S?-\d{1,3}[CQ]\b",
@@ -685,6 +693,7 @@ pub fn extract(
     ev.python_import =
         found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());
+    ev.custom_allreduce = found(&p.custom_allreduce);
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -1126,6 +1135,14 @@ mod tests {
         assert_eq!(no_gpu("we don't have nvidia-smi in the image"), None);
         assert_eq!(no_gpu("I have an AMD RX 6800").as_deref(), Some("I have an AMD RX"));
         assert_eq!(no_gpu("I have an AMD Ryzen 9 and an RTX 4090"), None);
+        // Ubuntu's About page names the graphics adapter with Intel's mark
+        // (https://github.com/fboulnois/stable-diffusion-docker/issues/82); not a Xeon CPU.
+        assert_eq!(
+            no_gpu("Graphics Mesa Intel® Xe Graphics (TGL GT2)").as_deref(),
+            Some("Intel® Xe Graphics")
+        );
+        assert_eq!(no_gpu("Intel(R) Iris Xe Graphics").as_deref(), Some("Intel(R) Iris Xe Graphics"));
+        assert_eq!(no_gpu("CPU: Intel Xeon Gold 6248"), None);
         // Following the AMD install instructions says which GPU the machine has
         // (https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/9402).
         assert_eq!(

@@ -928,7 +928,7 @@ mod tests {
         );
         let e = explain(&r, None);
         assert_eq!(e[0].signature, "cuda-peer-access-unsupported");
-        assert_eq!(e[0].causes[0].category, Category::EnvVarMisconfig);
+        assert_eq!(e[0].causes[0].category, Category::Other);
         let r = scan::scan_bytes(b"CUDA error 400 at ggml-cuda.cu:5207: invalid resource handle", table());
         assert_eq!(explain(&r, None)[0].signature, "cuda-invalid-resource-handle");
     }
@@ -987,7 +987,7 @@ mod tests {
             "peer access is not supported between two devices",
         ] {
             let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
-            assert_eq!(e[0].signature, "p2p-peer-access-unsupported", "{text}");
+            assert_eq!(e[0].signature, "cuda-peer-access-unsupported", "{text}");
             assert_eq!(e[0].causes[0].category, Category::Other, "{text}");
         }
     }

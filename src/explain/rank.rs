@@ -133,6 +133,7 @@ pub const RULES: &[Rule] = &[
     missing_library_on_import,
     hardware_xid_elsewhere_in_log,
     init_failure_in_a_library_probe,
+    custom_allreduce_without_p2p,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -1163,9 +1164,15 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 
 /// The log shows the program ran in a Docker container (a `docker run` line, a container prompt):
 /// for an error the container can explain, the container. With a machine's facts, `containers`
-/// decides instead.
+/// decides instead. Not for a text no signature matched: there the container's words have already
+/// voted, and in Docker and Kubernetes reports they are everywhere whatever failed (a driver
+/// install that nouveau blocks, https://github.com/NVIDIA/k8s-driver-manager/issues/37), so they
+/// must not count twice.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || input.signature.container_message || !has(input, Category::ContainerRuntime)
+    if input.report.is_some()
+        || input.signature.container_message
+        || input.signature.id == super::fallback::UNRECOGNISED
+        || !has(input, Category::ContainerRuntime)
     {
         return vec![];
     }
@@ -1681,6 +1688,21 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let mut out = vec![adj(cause.category, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))];
+    // A machine whose graphics are Intel's or AMD's, and no NVIDIA GPU named beside them: a
+    // container runtime that would hand the container a GPU has none to hand (Docker's "could not
+    // select device driver" on an Intel Xe laptop: https://github.com/fboulnois/stable-diffusion-docker/issues/82;
+    // a ComfyUI image on an Intel iGPU: https://github.com/ai-dock/comfyui/issues/79).
+    if cause.category != Category::ContainerRuntime
+        && has(input, Category::ContainerRuntime)
+        && !phrase.to_lowercase().contains("cpu")
+        && input.evidence.compute_capability.is_none()
+    {
+        out.push(adj(
+            Category::ContainerRuntime,
+            0.25,
+            format!("the log says \"{phrase}\": the container runtime has no NVIDIA GPU to give"),
+        ));
+    }
     if cause.category != Category::CpuOnlyBuild && has(input, Category::CpuOnlyBuild) {
         out.push(adj(
             Category::CpuOnlyBuild,
@@ -2194,6 +2216,24 @@ pub fn newest_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
             "{name} (compute capability {cc}) is supported only from CUDA {} and cuDNN {}: builds before them have no kernels for it",
             support.min_cuda, support.min_cudnn
         ),
+    )]
+}
+
+/// Peer access refused where the log names a serving framework's custom all-reduce: those kernels
+/// are an optional fast path over P2P, and the answer in these threads is to turn it off
+/// (SGLang's --disable-custom-all-reduce on 2x T4: https://github.com/sgl-project/sglang/issues/552,
+/// on RTX 4090s: https://github.com/sgl-project/sglang/issues/4814; TensorRT-LLM's
+/// use_custom_all_reduce: https://github.com/NVIDIA/TensorRT-LLM/issues/1034, "custom allreduce is
+/// only supported when the peer access is supported"), not NCCL's variables, which it does not read.
+pub fn custom_allreduce_without_p2p(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-peer-access-unsupported" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.custom_allreduce.as_deref() else { return vec![] };
+    vec![adj(
+        Category::Other,
+        4.0,
+        format!("the log names a custom all-reduce (\"{marker}\"), an optional P2P path the framework can turn off"),
     )]
 }
 
@@ -2929,6 +2969,46 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn peer_access_refused_to_a_custom_all_reduce_is_that_fast_path() {
+        let t = table();
+        let none = BTreeSet::new();
+        let text = "Failed: Cuda error /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:307 'peer access is not supported between these two devices'";
+        let r = crate::explain::scan::scan_bytes(text.as_bytes(), t);
+        let e = crate::explain::explain(&r, None);
+        assert_eq!(e[0].signature, "cuda-peer-access-unsupported");
+        assert_eq!(e[0].evidence.custom_allreduce.as_deref(), Some("custom_all_reduce"));
+        assert_eq!(e[0].causes[0].category, Category::Other);
+        assert!(e[0].causes[0].facts.iter().any(|f| f.contains("custom all-reduce")));
+        // Without it the fast path is still the likelier cause (every corpus thread of the family
+        // was settled by turning it off), but nothing in the log says which one.
+        let sig = t.by_id("cuda-peer-access-unsupported").unwrap();
+        let ranked = rank(sig, &LogEvidence::default(), None, &none, t);
+        assert_eq!(ranked[0].category, Category::Other);
+        assert!(ranked[0].facts.is_empty());
+    }
+
+    #[test]
+    fn docker_asked_for_a_gpu_on_intel_graphics_is_the_missing_gpu_not_the_toolkit() {
+        let t = table();
+        let none = BTreeSet::new();
+        let sig = t.by_id("docker-no-gpu-driver").unwrap();
+        assert_eq!(
+            rank(sig, &LogEvidence::default(), None, &none, t)[0].category,
+            Category::ContainerRuntime
+        );
+        let intel =
+            LogEvidence { no_nvidia_gpu: Some("Intel® Xe Graphics".into()), ..LogEvidence::default() };
+        assert_eq!(rank(sig, &intel, None, &none, t)[0].category, Category::Other);
+        // A laptop naming its NVIDIA GPU beside the Intel one has a GPU to hand over.
+        let hybrid = LogEvidence {
+            compute_capability: Some(ComputeCapability::new(8, 6)),
+            gpu_name: Some("RTX 3060".into()),
+            ..intel
+        };
+        assert_eq!(rank(sig, &hybrid, None, &none, t)[0].category, Category::ContainerRuntime);
     }
 
     #[test]
