@@ -88,6 +88,7 @@ pub const RULES: &[Rule] = &[
     containers,
     container_errors_elsewhere_in_log,
     container_in_log,
+    dll_error_without_cudnn,
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_library_on_colab,
@@ -1145,14 +1146,35 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 
 /// The log shows the program ran in a Docker container (a `docker run` line, a container prompt):
 /// for an error the container can explain, the container. With a machine's facts, `containers`
-/// decides instead.
+/// decides instead. Not for an unrecognised text: its container cause is the vote of the same
+/// container words, and counting them twice put the container first in logs that merely ran in
+/// one (a driver too old under Singularity, an NGC image on an old host, a Kubernetes node with
+/// nouveau loaded).
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || input.signature.container_message || !has(input, Category::ContainerRuntime)
+    if input.report.is_some()
+        || input.signature.container_message
+        || input.signature.id == super::fallback::UNRECOGNISED
+        || !has(input, Category::ContainerRuntime)
     {
         return vec![];
     }
     let Some(hint) = input.evidence.container_in_log.as_deref() else { return vec![] };
     vec![adj(Category::ContainerRuntime, 4.0, format!("the log shows a container (\"{hint}\")"))]
+}
+
+/// A Windows DLL that failed to load, in a text that names no cuDNN at all: cuDNN is not what is
+/// missing. Of the corpus's real reports of this family, none without a cuDNN name was settled by
+/// installing cuDNN; ten were a DLL off the search path or a missing dependency (Python 3.8's DLL
+/// search: https://github.com/inducer/pycuda/issues/213; CUDA DLLs:
+/// https://github.com/tensorflow/tensorflow/issues/40804) and four a broken package.
+pub fn dll_error_without_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "windows-dll-missing"
+        || input.evidence.names_cudnn
+        || !has(input, Category::CudnnMissing)
+    {
+        return vec![];
+    }
+    vec![adj(Category::CudnnMissing, 0.2, "the text names no cuDNN library")]
 }
 
 fn library_kind(file: &str) -> Option<LibraryKind> {
