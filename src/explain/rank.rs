@@ -345,21 +345,7 @@ pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
 /// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any.
 fn log_frameworks(input: &RuleInput<'_>) -> Option<&'static [FrameworkKind]> {
-    use FrameworkKind::*;
-    const JAX: &[FrameworkKind] = &[Jax, Jaxlib, JaxCudaPlugin];
-    let prefix = input.signature.id.split('-').next().unwrap_or_default();
-    match prefix {
-        "torch" | "torchvision" | "torchrun" | "xformers" | "vllm" => Some(&[Torch]),
-        "tf" => Some(&[Tensorflow]),
-        "jax" => Some(JAX),
-        "xla" => Some(&[Tensorflow, Jax, Jaxlib, JaxCudaPlugin]),
-        "paddle" => Some(&[Paddle]),
-        "ort" => Some(&[Onnxruntime]),
-        // Programs that are none of the frameworks a check reports.
-        "numba" | "theano" | "tensorrt" | "ctranslate2" => Some(&[]),
-        _ if input.evidence.jax_in_log.is_some() => Some(JAX),
-        _ => None,
-    }
+    super::provenance::frameworks_of(input.signature, input.evidence)
 }
 
 /// The machine's frameworks that the message can be about: a TensorFlow error says nothing of
