@@ -220,6 +220,9 @@ pub struct LogEvidence {
     /// `---> 11 import selective_scan_cuda`): the error came from loading that module.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub python_import: Option<String>,
+    /// The text around the error names cuDNN at all (any case: "cudnn64_8.dll", "cuDNN 8.9").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub names_cudnn: bool,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -626,7 +629,8 @@ pub fn extract(
     if let Some(m) = p.caffe_conv.find(context) {
         ev.caffe_cudnn_conv = Some(m.as_str().trim_start_matches(['`', '>', ' ', '\t', '\n']).to_string());
     }
-    if let Some(c) = p.driver_version.captures(context) {
+    // "CUDA 10 requires driver 418. The driver here is 384.145": the one in use, not the one asked for.
+    if let Some(c) = p.driver_version.captures_iter(context).find(|c| !is_requirement(context, c.get(0))) {
         let text = match c.get(2) {
             Some(rest) => format!("{}{}", &c[1], rest.as_str()),
             None => format!("{}.999.99", &c[1]),
@@ -652,6 +656,7 @@ pub fn extract(
     if let Some(m) = p.tf_op.find(context) {
         ev.tf_op = Some(m.as_str().trim().to_string());
     }
+    ev.names_cudnn = memchr::memmem::find(context.to_ascii_lowercase().as_bytes(), b"cudnn").is_some();
     ev.container_in_log = found(&p.container);
     ev.wsl_in_log = found(&p.wsl);
     ev.wsl1_in_log = found(&p.wsl1).map(|m| m.trim_end_matches(|c: char| !c.is_alphanumeric()).to_string());

@@ -166,7 +166,10 @@ pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
 }
 
 /// The explanation of a text in which no signature matched: its causes are the keyword vote,
-/// ranked by the same rules as a known message. `None` when no keyword occurs either.
+/// ranked by the same rules as a known message. When no keyword occurs either, a text that is a
+/// whole pasted report (it starts at line 1) and reads as an error is filed under `other`: none of
+/// the stack's families is named, and a library's own bug, a host-compiler clash or a model's
+/// problem is what such reports turn out to be. `None` otherwise (a log's end without an error).
 pub fn explain_unrecognised(
     text: &str,
     first_line: u64,
@@ -174,7 +177,18 @@ pub fn explain_unrecognised(
     table: &SignatureTable,
 ) -> Option<Explanation> {
     let keywords = fallback_table();
-    let votes = vote(text, keywords);
+    let mut votes = vote(text, keywords);
+    if votes.is_empty() && first_line == 1 {
+        if let Some(m) = keywords.error_line.find(text) {
+            let line_start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+            votes.push(Vote {
+                category: Category::Other,
+                score: 1.0,
+                words: vec![m.as_str().into()],
+                line_start,
+            });
+        }
+    }
     let top = votes.first()?;
     let total: f64 = votes.iter().map(|v| v.score).sum();
     let causes: Vec<Cause> = votes
@@ -282,5 +296,11 @@ mod tests {
         assert!(e.line.contains("Permission denied"));
         assert!(e.causes[0].why.contains("\"Permission denied\""));
         assert!(explain_unrecognised("hello world", 1, None, table()).is_none());
+        // A pasted report that reads as an error but names no family of the stack: `other`; the
+        // same words at the end of a long log (not from line 1) are not a report.
+        let report = "Fused kernel compilation fails\nthe frobnicator exited early, see above\n";
+        let e = explain_unrecognised(report, 1, None, table()).unwrap();
+        assert_eq!(e.causes[0].category, Category::Other);
+        assert!(explain_unrecognised(report, 5000, None, table()).is_none());
     }
 }

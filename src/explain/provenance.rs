@@ -72,7 +72,43 @@ pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &R
     if let Some(why) = python_elsewhere(evidence, report) {
         return Some(why);
     }
+    if let Some(why) = framework_absent(signature, evidence, report) {
+        return Some(why);
+    }
     framework_elsewhere(evidence, report)
+}
+
+/// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
+/// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any, and an
+/// empty list for programs that are none of the frameworks a check reports (Numba, TensorRT…).
+pub fn frameworks_of(signature: &Signature, evidence: &LogEvidence) -> Option<&'static [FrameworkKind]> {
+    use FrameworkKind::*;
+    const JAX: &[FrameworkKind] = &[Jax, Jaxlib, JaxCudaPlugin];
+    let prefix = signature.id.split('-').next().unwrap_or_default();
+    match prefix {
+        "torch" | "torchvision" | "torchrun" | "xformers" | "vllm" => Some(&[Torch]),
+        "tf" => Some(&[Tensorflow]),
+        "jax" => Some(JAX),
+        "xla" => Some(&[Tensorflow, Jax, Jaxlib, JaxCudaPlugin]),
+        "paddle" => Some(&[Paddle]),
+        "ort" => Some(&[Onnxruntime]),
+        "numba" | "theano" | "tensorrt" | "ctranslate2" => Some(&[]),
+        _ if evidence.jax_in_log.is_some() => Some(JAX),
+        _ => None,
+    }
+}
+
+/// The message comes from a framework that no environment found here has, while the check did
+/// find environments with frameworks: a TensorFlow error explained on a machine with only PyTorch
+/// happened on another machine, and this one's cuDNN installs say nothing about it. (Found by
+/// ranking the corpus with the H200's report: ten TensorFlow "Failed to get convolution algorithm"
+/// reports, fixed by memory growth, were put on the H200's two cuDNN copies.)
+fn framework_absent(signature: &Signature, evidence: &LogEvidence, report: &Report) -> Option<String> {
+    let kinds = frameworks_of(signature, evidence).filter(|k| !k.is_empty())?;
+    if report.frameworks.is_empty() || report.frameworks.iter().any(|f| kinds.contains(&f.kind)) {
+        return None;
+    }
+    Some(format!("the message is {}'s, and no environment here has it", kinds[0].name()))
 }
 
 /// The log names a driver of another branch than the one loaded here, or any driver while this
@@ -177,6 +213,32 @@ mod tests {
         let text = r"OSError: [WinError 126] The specified module could not be found. Error loading C:\Users\me\miniconda3\lib\site-packages\torch\lib\cudnn_cnn_infer64_8.dll";
         let why = why(text, &with_gpu("NVIDIA GeForce RTX 3090")).unwrap();
         assert!(why.contains("Windows") && why.contains("Ubuntu"), "{why}");
+    }
+
+    #[test]
+    fn a_frameworks_message_is_not_ranked_on_a_machine_without_that_framework() {
+        let text = "tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution algorithm. This is probably because cuDNN failed to initialize";
+        let mut r = with_gpu("NVIDIA GeForce RTX 3090");
+        // No environment found: nothing is known of what is installed.
+        assert_eq!(why(text, &r), None);
+        let torch = Framework {
+            kind: FrameworkKind::Torch,
+            package: "torch".into(),
+            env: "/venv".into(),
+            location: "/venv/lib/python3.12/site-packages/torch".into(),
+            version: Fact::new("2.5.1".parse().unwrap(), Evidence::file_name("/venv/torch/version.py")),
+            cuda: None,
+            cudnn: None,
+            build: None,
+            details: Default::default(),
+            cuda_major: None,
+            linkage: None,
+        };
+        r.frameworks.push(torch.clone());
+        let why_not = why(text, &r).unwrap();
+        assert!(why_not.contains("TensorFlow") && why_not.contains("no environment"), "{why_not}");
+        r.frameworks.push(Framework { kind: FrameworkKind::Tensorflow, ..torch });
+        assert_eq!(why(text, &r), None);
     }
 
     #[test]

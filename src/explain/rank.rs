@@ -88,6 +88,7 @@ pub const RULES: &[Rule] = &[
     containers,
     container_errors_elsewhere_in_log,
     container_in_log,
+    dll_error_without_cudnn,
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_library_on_colab,
@@ -363,21 +364,7 @@ pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
 /// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any.
 fn log_frameworks(input: &RuleInput<'_>) -> Option<&'static [FrameworkKind]> {
-    use FrameworkKind::*;
-    const JAX: &[FrameworkKind] = &[Jax, Jaxlib, JaxCudaPlugin];
-    let prefix = input.signature.id.split('-').next().unwrap_or_default();
-    match prefix {
-        "torch" | "torchvision" | "torchrun" | "xformers" | "vllm" => Some(&[Torch]),
-        "tf" => Some(&[Tensorflow]),
-        "jax" => Some(JAX),
-        "xla" => Some(&[Tensorflow, Jax, Jaxlib, JaxCudaPlugin]),
-        "paddle" => Some(&[Paddle]),
-        "ort" => Some(&[Onnxruntime]),
-        // Programs that are none of the frameworks a check reports.
-        "numba" | "theano" | "tensorrt" | "ctranslate2" => Some(&[]),
-        _ if input.evidence.jax_in_log.is_some() => Some(JAX),
-        _ => None,
-    }
+    super::provenance::frameworks_of(input.signature, input.evidence)
 }
 
 /// The machine's frameworks that the message can be about: a TensorFlow error says nothing of
@@ -1178,6 +1165,21 @@ pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(hint) = input.evidence.container_in_log.as_deref() else { return vec![] };
     vec![adj(Category::ContainerRuntime, 4.0, format!("the log shows a container (\"{hint}\")"))]
+}
+
+/// A Windows DLL that failed to load, in a text that names no cuDNN at all: cuDNN is not what is
+/// missing. Of the corpus's real reports of this family, none without a cuDNN name was settled by
+/// installing cuDNN; ten were a DLL off the search path or a missing dependency (Python 3.8's DLL
+/// search: https://github.com/inducer/pycuda/issues/213; CUDA DLLs:
+/// https://github.com/tensorflow/tensorflow/issues/40804) and four a broken package.
+pub fn dll_error_without_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "windows-dll-missing"
+        || input.evidence.names_cudnn
+        || !has(input, Category::CudnnMissing)
+    {
+        return vec![];
+    }
+    vec![adj(Category::CudnnMissing, 0.2, "the text names no cuDNN library")]
 }
 
 fn library_kind(file: &str) -> Option<LibraryKind> {
