@@ -85,7 +85,8 @@ pub struct LogEvidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub os_error: Option<String>,
     /// The user saying the machine has no NVIDIA GPU ("I am running this on the CPU", "my laptop
-    /// has an Intel UHD", "I don't have an NVIDIA GPU"): the phrase as written.
+    /// has an Intel UHD", "I don't have an NVIDIA GPU", the graphics adapter Ubuntu's About page
+    /// shows: "Mesa Intel® Xe Graphics"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_nvidia_gpu: Option<String>,
     /// The log shows the program running in (or being started as) a Docker container: a
@@ -193,6 +194,11 @@ pub struct LogEvidence {
     /// supported between these two devices'", "Cuda failure 1 'invalid argument'"): the text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_cuda_failure: Option<String>,
+    /// The log names a serving framework's custom all-reduce, kernels that exchange data over GPU
+    /// peer (P2P) access instead of NCCL (vLLM's `custom_all_reduce.cuh`, SGLang's
+    /// `CustomAllreduce`, "custom all reduce", TensorRT-LLM's `IpcMemory::`): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_allreduce: Option<String>,
     /// The Python (major.minor) the log's program ran on: a traceback's `…/python3.8/site-packages/`
     /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -208,6 +214,23 @@ pub struct LogEvidence {
     /// installed beside it. The path as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pip_torch_import: Option<String>,
+    /// The CUDA toolkit's link-time stub of the driver library shown as the one loaded or searched
+    /// (`/usr/local/cuda-12.1/lib64/stubs/libcuda.so` in a loader message, a `lib64/stubs` directory
+    /// on LD_LIBRARY_PATH): the path as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stub_libcuda: Option<String>,
+    /// The log shows a process forked or worker processes (`fork`, `multiprocessing`,
+    /// `DataLoader`, `num_workers`): CUDA touched before a fork fails to initialise in the child.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fork_in_log: Option<String>,
+    /// The user says the machine was suspended, hibernated or woke from sleep ("after resuming
+    /// from suspend", "since hibernation"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspend_in_log: Option<String>,
+    /// A Python import statement the log shows ahead of the error (`from vllm import cuda_utils`,
+    /// `---> 11 import selective_scan_cuda`): the error came from loading that module.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub python_import: Option<String>,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -230,6 +253,7 @@ struct Patterns {
     tf_cudnn: Regex,
     cuda_in_log: Regex,
     driver_version: Regex,
+    driver_release: Regex,
     cudnn_in_log: Regex,
     tf_op: Regex,
     cuda_major_in_log: Regex,
@@ -267,12 +291,17 @@ struct Patterns {
     allocator_or_vgpu: Regex,
     bf16: Regex,
     upgrade: Regex,
+    fork: Regex,
+    suspend: Regex,
+    python_import: Regex,
     reboot: Regex,
     worker_exit: Regex,
     nccl_cuda_failure: Regex,
+    custom_allreduce: Regex,
     tf_template: Regex,
     ort_named: Regex,
     cudnn_file: Regex,
+    stub_libcuda: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -307,10 +336,14 @@ fn patterns() -> &'static Patterns {
             driver_version: re(
                 r"(?i)\bdriver(?: version)?(?: is|:)? +(?:version +)?(\d{3})((?:\.\d{1,3}){1,2})?\b",
             ),
+            // Where no "Driver Version" is written: nvidia-smi's header ("NVIDIA-SMI 570.158.01",
+            // the same release on Linux) and libcuda's versioned file name (libcuda.so.575.57.08).
+            driver_release: re(r"\bNVIDIA-SMI +(\d{3})((?:\.\d{1,3}){1,2})\b|\blibcuda\.so\.(\d{3})((?:\.\d{1,3}){1,2})\b"),
             // cuDNN majors are single digits: "cudnn-10.0-linux-x64-v7.6" names the CUDA it is
             // for, and "libcudnn.so.8" is a file, not a statement of what is installed.
+            // "cuDNN version is 8.0", "cudnn 为 8.4.1" (Chinese: "is") say the same as a colon.
             cudnn_in_log: re(
-                r"(?i)(?:^|[^A-Za-z0-9_]|lib)cudnn(?: version|[ \t]*版本|[ \t]+ver\.?)?[\s:：=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
+                r"(?i)(?:^|[^A-Za-z0-9_]|lib)cudnn(?: version|[ \t]*版本|[ \t]+ver\.?)?(?:[ \t]+is\b|[ \t]*[为是])?[\s:：=_-]*v?([2-9])\.(\d{1,2})\b|cuda/cudnn(?: version)?\**:?\**\s*\d{1,2}\.\d[\d.]*\s*[,/]\s*v?([2-9])\.(\d{1,2})\b",
             ),
             tf_op: re(r"\[Op:[A-Za-z0-9_]+\]?|\[\[\{\{node [^}]+\}\}|(?m)^\s*Node: '[^']+'"),
             // "cuda10", "CUDA 11", "cuda_toolkit 10": a major alone, as people write it in prose.
@@ -355,7 +388,7 @@ fn patterns() -> &'static Patterns {
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|\b(?:due to|because of|there is|there's|(?:i|we) have|it has|with) no nvidia (?:gpu|card|graphics card)\b)",
+                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|\b(?:due to|because of|there is|there's|(?:i|we) have|it has|with) no nvidia (?:gpu|card|graphics card)\b|intel(?:®|\(r\))? (?:hd|uhd|iris(?: xe| plus| pro)?|arc|xe) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
             // Graphics that are not NVIDIA's, as lspci, Windows and users name them ("Intel
             // Corporation Iris Plus Graphics G7", "Intel(R) UHD Graphics 620", "Intel HD graphics
@@ -395,14 +428,18 @@ fn patterns() -> &'static Patterns {
             // "version" and "(use command below)", then the number after `==`, `:` or a space.
             // The old TensorFlow issue template bolds its labels ("- **CUDA/cuDNN version**: 10.2",
             // "- **TensorFlow version (use command below)**: 1.8.0"): `\**` lets the value follow.
+            // The package name joined to its version ("tensorflow-gpu-1.2.0") reads the same, and
+            // so does the GPU package's name mistyped ("tensorfloe-gpu"): the `-gpu` package of a
+            // name starting "tensorf" is TensorFlow's.
             tf_named: re(
-                r"(?i)(?:^|[^\w./])(?:tensorflow|tf)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?\**[ \t]*(?:==|:|[ \t])[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
+                r"(?i)(?:^|[^\w./])(?:tensorflow|tf|tensorf[a-z]{3,5}[-_]gpu)(?:[-_]gpu)?(?:[ \t]+version)?(?:[ \t]*\([^)\n]{0,40}\))?\**[ \t]*(?:==|:|[ \t]|-)[ \t]*v?(\d\.\d{1,2}(?:\.\d+)?)\b",
             ),
             multi_node: re(
                 r"(?i)\b(?:two|2|three|multiple|several|remote|different) (?:remote |gpu |worker )?(?:nodes|machines|servers|hosts)\b|\bmulti[- ]?(?:node|machine)s?\b|\binter-?node\b|--nnodes[= ]?[2-9]|NET/Socket : Using\s*\[0\]\S+\s*\[1\]",
             ),
             nccl_cuda_failure: re(r"Cuda failure (?:\d+ )?'([^'\n]{3,80})'"),
             worker_exit: re(r"exitcode\s*:\s*-?\d+|signal \d+ \(SIG[A-Z]+\)"),
+            custom_allreduce: re(r"(?i)\bcustom[ _-]?all[ _-]?reduce|\bIpcMemory::"),
             // vGPU profiles end in a frame-buffer size and a series letter: C (compute), Q, B, A.
             allocator_or_vgpu: re(
                 r"\bexpandable_segments\b|\bcudaMallocAsync\b|\bcuda[-_]malloc\b|\bGRID [A-Z0-9]+-\d+[CQBA]\b|\b[A-Z]\d{1,3}S?-\d{1,3}[CQ]\b",
@@ -414,6 +451,11 @@ fn patterns() -> &'static Patterns {
             upgrade: re(
                 r"(?i)\b(?:automatic (?:system )?(?:upgrades?|updates?)|unattended[- ]upgrades?|apt(?:-get)? (?:dist-|full-)?upgrade|(?:after|since) (?:an? |the |my )?(?:system |kernel |driver |nvidia |package )?(?:upgrade|update)s?\b|(?:upgraded|updated) (?:the |my )?(?:nvidia |gpu |graphics )?drivers?\b)",
             ),
+            python_import: re(
+                r"(?m)\bfrom +\.{0,2}[A-Za-z_][\w.]* +import +[\w*(]+|^[\s>-]*(?:\d+ +)?import +[A-Za-z_][\w.]*(?: +as +\w+)? *$",
+            ),
+            suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
+            fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
             reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
             // The new issue template puts the version on the line after its heading
             // ("### Tensorflow Version\n\nv2.11.0-rc2-15-g6290819256d 2.11.0", the git version
@@ -429,8 +471,14 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\bonnx ?runtime([-_.]gpu)?(?:[-_]win[-_]x64)?(?:[-_]cuda(1\d))?(?:[ \t]*\(nuget package)?(?:[ \t]+version)?[ \t]*(?:==|:|-|[ \t])[ \t]*v?(1\.\d{1,2}(?:\.\d{1,2})?)\b",
             ),
             // A cuDNN library file by name: the DLL (`cudnn64_9.dll`, `cudnn_ops_infer64_8.dll`) or
-            // the soname (`libcudnn_ops.so.9`), its major in group 1 or 2.
-            cudnn_file: re(r"(?i)\bcudnn(?:_[a-z_]+)?64_(\d{1,2})\.dll\b|\blibcudnn(?:_[a-z_]+)?\.so\.(\d{1,2})\b"),
+            // the soname (`libcudnn_ops.so.9`): the name in group 1, its major in group 2 or 3. No \b
+            // before it: CJK letters are word characters ("找到的是cudnn64_8.dll").
+            cudnn_file: re(
+                r"(?i)(?:^|[^A-Za-z0-9_])(cudnn(?:_[a-z_]+)?64_(\d{1,2})\.dll|libcudnn(?:_[a-z_]+)?\.so\.(\d{1,2}))\b",
+            ),
+            // The stub has the driver's file name but none of its code; a path through a `stubs`
+            // directory to libcuda, or such a directory on LD_LIBRARY_PATH, is where it comes from.
+            stub_libcuda: re(r"[\w./~-]*/stubs/libcuda\.so[\w.]*|LD_LIBRARY_PATH\b[^\n]*?[\w./~-]*/lib(?:64)?/stubs\b"),
             visible: re(r#"CUDA_VISIBLE_DEVICES['"]?\]?\s*=\s*['"]?([0-9,\s]*)['"]?"#),
             symbol: re(
                 r"undefined symbol: ([A-Za-z0-9_@.]+)|Could not load symbol:? ([A-Za-z0-9_@.]+)|undefined symbol ((?:_Z|[a-z]+[A-Z_])[A-Za-z0-9_@.]*)|symbol ([A-Za-z0-9_@.]+),? version \S+ not defined in file",
@@ -477,21 +525,31 @@ fn mib(value: &str, unit: &str) -> Option<f64> {
 /// An absolute path to `file` on a line after the error's own (a `find` or `locate` result), not
 /// counting lines that report the file missing again.
 fn library_path_in(context: &str, file: &str) -> Option<String> {
-    context.lines().skip(1).filter(|l| !l.contains("cannot open") && !l.contains("No such file")).find_map(
-        |line| {
-            line.match_indices(file).find_map(|(i, _)| {
-                let before = &line[..i];
-                if !before.ends_with('/') {
-                    return None;
-                }
-                let start = before
-                    .rfind(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | '=' | ':'))
-                    .map_or(0, |p| p + 1);
-                let path = &line[start..i + file.len()];
-                (path.starts_with('/') || path.starts_with('~')).then(|| path.to_string())
-            })
-        },
-    )
+    context.lines().skip(1).find_map(|line| {
+        line.match_indices(file).find_map(|(i, _)| {
+            let before = &line[..i];
+            if !before.ends_with('/') {
+                return None;
+            }
+            // The path the loader failed on is not where the file is: "/x/libfoo.so.1: cannot
+            // open shared object file", "No such file or directory: '/x/libfoo.so.1'".
+            let after = line[i + file.len()..].trim_start_matches(['\'', '"', '`']);
+            let start = before
+                .rfind(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '(' | '=' | ':'))
+                .map_or(0, |p| p + 1);
+            let lead =
+                line[..start].trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`'));
+            if after.starts_with(':') || lead.ends_with(':') || after.trim_start().starts_with("not found") {
+                return None;
+            }
+            let path = &line[start..i + file.len()];
+            // An absolute path, or one retyped without its leading slash ("it is at
+            // home/a/venv/lib/python3.11/site-packages/torch/lib/libcudnn_ops_infer.so.8").
+            let retyped =
+                path.starts_with(|c: char| c.is_ascii_alphanumeric()) && path.matches('/').count() >= 3;
+            (path.starts_with('/') || path.starts_with('~') || retyped).then(|| path.to_string())
+        })
+    })
 }
 
 /// Reads the evidence of one error from its context (matched line and the lines after it) and the
@@ -601,6 +659,10 @@ pub fn extract(
             None => format!("{}.999.99", &c[1]),
         };
         ev.driver_version = text.parse().ok();
+    } else if let Some(c) = p.driver_release.captures(context) {
+        if let (Some(major), Some(rest)) = (c.get(1).or(c.get(3)), c.get(2).or(c.get(4))) {
+            ev.driver_version = format!("{}{}", major.as_str(), rest.as_str()).parse().ok();
+        }
     }
     // Every one named: the setup a user lists and the version they then installed can differ.
     for c in p.cudnn_in_log.captures_iter(context).filter(|c| !is_requirement(context, c.get(0))).take(8) {
@@ -658,7 +720,12 @@ pub fn extract(
         ev.upgrade_in_log = found(&p.upgrade);
     }
     ev.worker_exit = found(&p.worker_exit);
+    ev.fork_in_log = found(&p.fork);
+    ev.suspend_in_log = found(&p.suspend);
+    ev.python_import =
+        found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());
+    ev.custom_allreduce = found(&p.custom_allreduce);
     if let Some(c) = p.nvml.captures(context) {
         ev.nvml_library_version = c[1].parse().ok();
     }
@@ -727,7 +794,7 @@ pub fn extract(
     // https://github.com/m-bain/whisperX/issues/899): that cuDNN is there. The missing file's own
     // major (the same name repeated, its siblings) says nothing of what is installed.
     let file_major =
-        |c: &regex::Captures<'_>| c.get(1).or(c.get(2)).and_then(|m| m.as_str().parse::<u64>().ok());
+        |c: &regex::Captures<'_>| c.get(2).or(c.get(3)).and_then(|m| m.as_str().parse::<u64>().ok());
     let wanted = ev.library.as_deref().and_then(|l| p.cudnn_file.captures(l).and_then(|c| file_major(&c)));
     if let Some(wanted) = wanted {
         for c in p.cudnn_file.captures_iter(context).take(32) {
@@ -763,6 +830,7 @@ pub fn extract(
         };
         ev.python_in_log = v.parse().ok();
     }
+    ev.stub_libcuda = found(&p.stub_libcuda);
     if ev.xid.is_none() && context.contains("fallen off the bus") {
         ev.xid = Some(79);
     }
@@ -770,6 +838,37 @@ pub fn extract(
         ev.captured.push(("code".into(), code.to_string()));
     }
     ev
+}
+
+/// The framework and cuDNN releases that the input's last lines name, where the error's own
+/// context named none: a pasted report often ends with the user's set-up ("I use
+/// tensorflow-gpu-1.2.0 and cudnn-5.0", https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13),
+/// which holds for every error above it. Only these versions: a GPU, a CUDA toolkit or a container
+/// named at the end of a long log may belong to another machine or step.
+pub fn add_setup_from_trailer(ev: &mut LogEvidence, trailer: &str, table: &SignatureTable) {
+    if trailer.is_empty() {
+        return;
+    }
+    let end = extract(trailer, "", &[], None, table);
+    if ev.tf_in_log.is_none() {
+        ev.tf_in_log = end.tf_in_log;
+    }
+    if ev.torch_in_log.is_none() {
+        ev.torch_in_log = end.torch_in_log;
+    }
+    if ev.ort_in_log.is_none() {
+        ev.ort_in_log = end.ort_in_log;
+        ev.ort_build_cuda = end.ort_build_cuda;
+    }
+    if ev.cudnn_in_log.is_empty() {
+        ev.cudnn_in_log = end.cudnn_in_log;
+    }
+}
+
+/// The first cuDNN library file a text names (`cudnn64_7.dll`, `libcudnn_ops.so.9`): in a text that
+/// no signature recognised, the library it is about, as the first CUDA DLL named is.
+pub fn first_cudnn_file(text: &str) -> Option<&str> {
+    patterns().cudnn_file.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str())
 }
 
 /// True when a version is named as what a program requires ("Require cuDNN 9.* and CUDA 12.*",
@@ -837,6 +936,49 @@ mod tests {
         assert!(e.cudnn_in_log.is_empty());
         // Without a missing cuDNN library, a file name in a listing is not read as installed.
         assert!(ev("ls torch/lib: cudnn64_9.dll cudnn_ops64_9.dll").cudnn_in_log.is_empty());
+    }
+
+    #[test]
+    fn cudnn_files_written_inside_other_text_and_versions_after_is_are_read() {
+        // CJK letters are word characters: the file name right after one is still a file name.
+        let text = "依赖的库是cudnn64_7.dll，我在cuda的目录下搜索，找到的是cudnn64_8.dll";
+        assert_eq!(first_cudnn_file(text), Some("cudnn64_7.dll"));
+        assert_eq!(majors(&extract(text, "cudnn64_7.dll", &[], None, table())), vec![8]);
+        assert_eq!(first_cudnn_file("no cuDNN file here: cudnn.h"), None);
+        assert_eq!(majors(&ev("cudnn 为 8.4.1")), vec![8]);
+        assert_eq!(majors(&ev("My cuDNN version is 7.6.5")), vec![7]);
+    }
+
+    #[test]
+    fn the_set_up_a_report_ends_with_fills_only_the_versions_the_error_lines_did_not_name() {
+        let tf = |t: &str| ev(t).tf_in_log.map(|v| v.to_string());
+        assert_eq!(tf("I use tensorflow-gpu-1.2.0 and cudnn-5.0"), Some("1.2.0".into()));
+        assert_eq!(tf("I use tensorfloe-gpu-1.2.0"), Some("1.2.0".into()));
+        assert_eq!(tf("tensorflow/core/kernels/conv_ops.cc:667"), None);
+        let trailer = "thank you!\n\nI use tensorflow-gpu-1.2.0 and cudnn-5.0\nGeForce RTX 3090, CUDA 9.0";
+        let mut e = ev("could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR");
+        add_setup_from_trailer(&mut e, trailer, table());
+        assert_eq!(e.tf_in_log.as_ref().map(|v| v.to_string()).as_deref(), Some("1.2.0"));
+        assert_eq!(majors(&e), vec![5]);
+        assert!(e.gpu_name.is_none() && e.cuda_in_log.is_none());
+        // What the error's own lines say stays.
+        let mut e = ev("Loaded cuDNN 8.9 with tensorflow 2.15");
+        add_setup_from_trailer(&mut e, trailer, table());
+        assert_eq!(e.tf_in_log.as_ref().map(|v| v.to_string()).as_deref(), Some("2.15"));
+        assert_eq!(majors(&e), vec![8]);
+    }
+
+    #[test]
+    fn the_toolkits_stub_libcuda_is_read_from_a_loader_message_or_the_library_path() {
+        let stub = |t: &str| ev(t).stub_libcuda;
+        assert_eq!(
+            stub("AttributeError: /opt/cuda-12.1/lib64/stubs/libcuda.so: undefined symbol: _undef")
+                .as_deref(),
+            Some("/opt/cuda-12.1/lib64/stubs/libcuda.so")
+        );
+        assert!(stub("export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH").is_some());
+        assert!(stub("export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH").is_none());
+        assert!(stub("/usr/lib/x86_64-linux-gnu/libcuda.so.1").is_none());
     }
 
     #[test]
@@ -1025,6 +1167,14 @@ mod tests {
         assert_eq!(no_gpu("we don't have nvidia-smi in the image"), None);
         assert_eq!(no_gpu("I have an AMD RX 6800").as_deref(), Some("I have an AMD RX"));
         assert_eq!(no_gpu("I have an AMD Ryzen 9 and an RTX 4090"), None);
+        // Ubuntu's About page names the graphics adapter with Intel's mark
+        // (https://github.com/fboulnois/stable-diffusion-docker/issues/82); not a Xeon CPU.
+        assert_eq!(
+            no_gpu("Graphics Mesa Intel® Xe Graphics (TGL GT2)").as_deref(),
+            Some("Intel® Xe Graphics")
+        );
+        assert_eq!(no_gpu("Intel(R) Iris Xe Graphics").as_deref(), Some("Intel(R) Iris Xe Graphics"));
+        assert_eq!(no_gpu("CPU: Intel Xeon Gold 6248"), None);
         // Following the AMD install instructions says which GPU the machine has
         // (https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/9402).
         assert_eq!(
@@ -1042,7 +1192,7 @@ mod tests {
         );
         assert_eq!(no_gpu("Display: Intel(R) UHD Graphics 620").as_deref(), Some("Intel(R) UHD Graphics"));
         assert_eq!(no_gpu("my Intel CPU also has an integrated GPU").as_deref(), Some("integrated GPU"));
-        assert_eq!(no_gpu("My GPUs are NVIDIA GeForce RTX 2060 and Intel® UHD Graphics 630."), None);
+        assert_eq!(no_gpu("GPUs: NVIDIA GeForce RTX 2060, Intel Corporation UHD Graphics 630"), None);
         assert_eq!(no_gpu("Intel HD Audio controller"), None);
         let kernel = |t: &str| ev(t).library_kernel;
         assert_eq!(
@@ -1291,6 +1441,15 @@ mod tests {
         // The same message repeated with an absolute path is not a place where the file is.
         let repeated = "libfoo.so.1: cannot open shared object file\nOSError: /opt/x/libfoo.so.1: cannot open shared object file";
         assert_eq!(extract(repeated, "libfoo.so.1", &[], None, table()).library_found_at, None);
+        let python = "libfoo.so.1: cannot open shared object file\nFileNotFoundError: No such file or directory: '/opt/x/libfoo.so.1'";
+        assert_eq!(extract(python, "libfoo.so.1", &[], None, table()).library_found_at, None);
+        // Said on the error's own line after it, with the leading slash lost in retyping.
+        let retyped = "Could not load library libcudnn_ops_infer.so.8.\n\
+                       Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory. But it is at `home/a/venv/lib/python3.11/site-packages/torch/lib/libcudnn_ops_infer.so.8`";
+        assert_eq!(
+            extract(retyped, "libcudnn_ops_infer.so.8", &[], None, table()).library_found_at.as_deref(),
+            Some("home/a/venv/lib/python3.11/site-packages/torch/lib/libcudnn_ops_infer.so.8")
+        );
     }
 
     #[test]
@@ -1319,7 +1478,7 @@ mod tests {
     fn the_old_tensorflow_template_s_bold_labels_still_give_their_versions() {
         let text = "- **TensorFlow version (use command below)**: 1.8.0\n- **CUDA/cuDNN version**: 10.2.89-5 (from Archlinux repo)";
         let e = ev(text);
-        assert_eq!(e.tf_in_log.map(|v| v.to_string()).as_deref(), Some("1.8.0"));
+        assert_eq!(e.tf_in_log.as_ref().map(|v| v.to_string()).as_deref(), Some("1.8.0"));
         assert_eq!(e.cuda_in_log.map(|v| v.to_string()).as_deref(), Some("10.2"));
         let pair = ev("- **CUDA/cuDNN version**: 8.0/5.1");
         assert_eq!(pair.cudnn_in_log.first().map(|v| v.to_string()).as_deref(), Some("5.1"));

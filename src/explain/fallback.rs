@@ -210,7 +210,10 @@ pub fn explain_unrecognised(
     };
     let line_text = text[top.line_start..].lines().next().unwrap_or("").to_string();
     let line_no = first_line + text[..top.line_start].matches('\n').count() as u64;
-    let ev = evidence::extract(text, "", &[], None, table);
+    // A cuDNN library named by file is what the text is about (its major is then held against
+    // the other cuDNN versions the text names).
+    let key = evidence::first_cudnn_file(text).unwrap_or_default();
+    let ev = evidence::extract(text, key, &[], None, table);
     let (ranked, facts_not_used) =
         super::rank_where_the_log_is_from(&sig, &ev, report, &BTreeSet::new(), table);
     Some(Explanation {

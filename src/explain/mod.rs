@@ -710,7 +710,8 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             // The lines before the error come last: what the error's own lines say wins.
             let context =
                 if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
-            let ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
+            let mut ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
+            evidence::add_setup_from_trailer(&mut ev, &result.trailer, t);
             let (causes, facts_not_used) = rank_where_the_log_is_from(sig, &ev, report, &seen, t);
             Explanation {
                 signature: sig.id.clone(),
@@ -744,8 +745,29 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
         }
         (e.first_line, false)
     };
-    out.sort_by_key(|e| (e.warning, sort_line(e)));
+    // A message inside the source code a traceback shows around the line that ran is code, not
+    // what happened: it is listed after the errors that did.
+    let shown: BTreeSet<u64> =
+        result.occurrences.iter().filter(|o| is_shown_source(o)).map(|o| o.first_line).collect();
+    out.sort_by_key(|e| (e.warning, shown.contains(&e.first_line), sort_line(e)));
     out
+}
+
+/// True for a match on a line of source code that an IPython (or rich) traceback prints around
+/// the line that ran: such tracebacks number every line they show and mark the one that ran with
+/// an arrow (`--> 293`, `❱ 293 │`), so a numbered line without the arrow in a text that has one is
+/// the code's neighbourhood, e.g. torch's `raise RuntimeError("Cannot re-initialize CUDA in forked
+/// subprocess…")` shown two lines above the `raise` that ran
+/// (https://github.com/angelolab/Nimbus-Inference/issues/12).
+fn is_shown_source(o: &scan::Occurrence) -> bool {
+    static P: OnceLock<(regex::Regex, regex::Regex)> = OnceLock::new();
+    let (numbered, arrow) = P.get_or_init(|| {
+        (
+            regex::Regex::new(r"^\s*(?:│\s*)?\d{1,5} ").expect("constant pattern"),
+            regex::Regex::new(r"(?m)^\s*(?:-{1,3}>|❱) ?\d{1,5} ").expect("constant pattern"),
+        )
+    });
+    numbered.is_match(&o.line) && (arrow.is_match(&o.context) || arrow.is_match(&o.before))
 }
 
 /// Ranks a signature's causes with the machine's facts, unless the log cannot come from that
@@ -906,7 +928,7 @@ mod tests {
         );
         let e = explain(&r, None);
         assert_eq!(e[0].signature, "cuda-peer-access-unsupported");
-        assert_eq!(e[0].causes[0].category, Category::EnvVarMisconfig);
+        assert_eq!(e[0].causes[0].category, Category::Other);
         let r = scan::scan_bytes(b"CUDA error 400 at ggml-cuda.cu:5207: invalid resource handle", table());
         assert_eq!(explain(&r, None)[0].signature, "cuda-invalid-resource-handle");
     }
@@ -931,6 +953,43 @@ mod tests {
         let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
         assert_eq!(e[0].signature, "bf16-compute-capability");
         assert_eq!(e[0].causes[0].category, Category::ArchUnsupported);
+    }
+
+    #[test]
+    fn a_message_in_the_code_an_ipython_traceback_shows_comes_after_the_exception_raised() {
+        let shown = "File torch/cuda/__init__.py:293, in _lazy_init()\n    288     raise RuntimeError(\n    289         \"Cannot re-initialize CUDA in forked subprocess. To use CUDA with \"\n    290     )\n--> 293     raise AssertionError(\"Torch not compiled with CUDA enabled\")\n\nAssertionError: Torch not compiled with CUDA enabled\n";
+        let e = explain(&scan::scan_bytes(shown.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "torch-not-compiled-with-cuda");
+        assert!(e.iter().any(|x| x.signature == "cuda-initialization-error"), "still listed");
+        // Without a traceback's arrow a numbered line is an ordinary log line, first as it came.
+        let plain = shown.replace("--> 293", "");
+        let e = explain(&scan::scan_bytes(plain.as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "cuda-initialization-error");
+    }
+
+    #[test]
+    fn onnx_runtime_s_own_requirement_is_held_against_the_cudnn_the_user_names() {
+        let msg = "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Require cuDNN 8.* and CUDA 12.*. Please install all dependencies";
+        let e =
+            explain(&scan::scan_bytes(format!("JetPack 6.1: cuDNN 9.3\n{msg}").as_bytes(), table()), None);
+        assert_eq!(e[0].signature, "ort-cuda-provider");
+        assert_eq!(e[0].causes[0].category, Category::CudnnVersionMismatch);
+        let e =
+            explain(&scan::scan_bytes(format!("cuDNN 8.9 is installed\n{msg}").as_bytes(), table()), None);
+        assert_ne!(e[0].causes[0].category, Category::CudnnVersionMismatch);
+    }
+
+    #[test]
+    fn peer_access_unsupported_is_read_however_the_framework_wraps_it() {
+        for text in [
+            "RuntimeError: CUDART error: peer access is not supported between these two devices",
+            "[TensorRT-LLM][ERROR] CUDA runtime error in error: peer access is not supported between these two devices",
+            "peer access is not supported between two devices",
+        ] {
+            let e = explain(&scan::scan_bytes(text.as_bytes(), table()), None);
+            assert_eq!(e[0].signature, "cuda-peer-access-unsupported", "{text}");
+            assert_eq!(e[0].causes[0].category, Category::Other, "{text}");
+        }
     }
 
     #[test]

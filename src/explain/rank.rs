@@ -91,6 +91,7 @@ pub const RULES: &[Rule] = &[
     missing_library,
     missing_library_vs_cuda_in_log,
     missing_library_on_colab,
+    missing_cudnn_on_colab,
     missing_cudnn_library,
     cudnn_named_vs_missing,
     tf_op_ran_on_gpu,
@@ -119,6 +120,7 @@ pub const RULES: &[Rule] = &[
     bf16_gemm_refused,
     upgrade_without_reboot,
     tf_build_vs_cuda_in_log,
+    tf_build_vs_cudnn_in_log,
     ptxas_older_than_cuda_in_log,
     jax_plugin_failure_reason,
     cudnn_attention_arch,
@@ -128,6 +130,12 @@ pub const RULES: &[Rule] = &[
     newest_gpu_in_log,
     library_kernel_fault,
     pip_torch_import_missing_cudnn,
+    stub_libcuda_in_log,
+    init_failure_with_hmm_driver,
+    missing_library_on_import,
+    hardware_xid_elsewhere_in_log,
+    init_failure_in_a_library_probe,
+    custom_allreduce_without_p2p,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -260,6 +268,17 @@ pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         "cublas-alloc-failed",
     ];
     settled_elsewhere(input, &OOM, Category::Oom, 4.0, "running out of memory")
+}
+
+/// The kernel log in the same text shows the GPU's hardware failing: memory errors (Xid 48 DBE,
+/// 63/64 row remapping, 92/94/95 contained and uncontained ECC), the GPU fallen off the bus (79),
+/// NVLink or GSP errors: a hang, a timeout or a CUDA error around them is that GPU
+/// (https://docs.nvidia.com/deploy/xid-errors/index.html; a vLLM engine hanging on an A100 whose
+/// HBM logged Xid 48/63/94: https://github.com/wtdcode/vllm-backport/issues/62). Application
+/// faults (13, 31, 43) say nothing of the hardware by themselves.
+pub fn hardware_xid_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const XID: [&str; 3] = ["xid-memory", "xid-fallen-off-bus", "xid-nvlink-gsp"];
+    settled_elsewhere(input, &XID, Category::HardwareFault, 6.0, "a GPU hardware error in the kernel log")
 }
 
 /// The figures of an out-of-memory message.
@@ -1147,9 +1166,15 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 
 /// The log shows the program ran in a Docker container (a `docker run` line, a container prompt):
 /// for an error the container can explain, the container. With a machine's facts, `containers`
-/// decides instead.
+/// decides instead. Not for a text no signature matched: there the container's words have already
+/// voted, and in Docker and Kubernetes reports they are everywhere whatever failed (a driver
+/// install that nouveau blocks, https://github.com/NVIDIA/k8s-driver-manager/issues/37), so they
+/// must not count twice.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some() || input.signature.container_message || !has(input, Category::ContainerRuntime)
+    if input.report.is_some()
+        || input.signature.container_message
+        || input.signature.id == super::fallback::UNRECOGNISED
+        || !has(input, Category::ContainerRuntime)
     {
         return vec![];
     }
@@ -1433,6 +1458,32 @@ pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// A cuDNN library of one major missing on Colab: its runtime always comes with a cuDNN (the one of
+/// its CUDA release), so what asks for another major was built for another cuDNN
+/// (onnxruntime-gpu 1.5 wanting libcudnn.so.8 on Colab's cuDNN 7:
+/// https://github.com/microsoft/onnxruntime/issues/6379; TensorFlow against Colab's newer cuDNN:
+/// https://github.com/googlecolab/colabtools/issues/3012, /3013). Containers are left out: a CUDA
+/// `-runtime` image has no cuDNN at all.
+pub fn missing_cudnn_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(file), Some(hint)) = (ev.library.as_deref(), ev.colab_in_log.as_deref()) else {
+        return vec![];
+    };
+    let Some(major) = cudnn_major_wanted(file) else { return vec![] };
+    let mut out = vec![adj(
+        Category::CudnnVersionMismatch,
+        3.0,
+        format!("the log shows Colab (\"{hint}\"), which comes with a cuDNN installed: {file} (cuDNN {major}) is asked for by a build for another"),
+    )];
+    if has(input, Category::CudnnMissing) {
+        out.push(adj(Category::CudnnMissing, 0.5, format!("Colab (\"{hint}\") comes with cuDNN installed")));
+    }
+    out
+}
+
 /// A cuDNN library named as missing by a message that is not the loader's own (TensorFlow's
 /// "Could not load dynamic library 'libcudnn.so.8'"): as for the loader's, cuDNN of that major is
 /// most often simply not installed. With a machine's facts, `missing_library` decides instead.
@@ -1639,6 +1690,21 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let mut out = vec![adj(cause.category, 4.0, format!("the log says \"{phrase}\": no NVIDIA GPU to use"))];
+    // A machine whose graphics are Intel's or AMD's, and no NVIDIA GPU named beside them: a
+    // container runtime that would hand the container a GPU has none to hand (Docker's "could not
+    // select device driver" on an Intel Xe laptop: https://github.com/fboulnois/stable-diffusion-docker/issues/82;
+    // a ComfyUI image on an Intel iGPU: https://github.com/ai-dock/comfyui/issues/79).
+    if cause.category != Category::ContainerRuntime
+        && has(input, Category::ContainerRuntime)
+        && !phrase.to_lowercase().contains("cpu")
+        && input.evidence.compute_capability.is_none()
+    {
+        out.push(adj(
+            Category::ContainerRuntime,
+            0.25,
+            format!("the log says \"{phrase}\": the container runtime has no NVIDIA GPU to give"),
+        ));
+    }
     if cause.category != Category::CpuOnlyBuild && has(input, Category::CpuOnlyBuild) {
         out.push(adj(
             Category::CpuOnlyBuild,
@@ -2051,6 +2117,13 @@ fn ort_build_needs(version: &Version, cuda_in_name: Option<u32>) -> Option<(u32,
     Some((cuda, cudnn))
 }
 
+/// The CUDA and cuDNN majors ONNX Runtime's own message says its build requires ("Require cuDNN
+/// 8.* and CUDA 12.*", printed since 1.17): what this build needs, whichever feed it came from.
+fn ort_requirement_in_message(ev: &LogEvidence) -> Option<(u32, u64)> {
+    let group = |name: &str| ev.captured.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    Some((group("need_cuda")?.parse().ok()?, group("need_cudnn")?.parse().ok()?))
+}
+
 /// ONNX Runtime's CUDA provider failing to load, against the onnxruntime-gpu release and the CUDA
 /// the log names: each release is built for one CUDA major and one cuDNN major (the requirements
 /// table). A CUDA of another major is the mismatch (an ORT for CUDA 11.8 next to CUDA 12.1:
@@ -2064,10 +2137,17 @@ pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let ev = input.evidence;
-    let Some(ort) = ev.ort_in_log.as_ref() else { return vec![] };
-    let Some((cuda_major, cudnn_major)) = ort_build_needs(ort, ev.ort_build_cuda) else { return vec![] };
+    let (cuda_major, cudnn_major, built) = match (ort_requirement_in_message(ev), ev.ort_in_log.as_ref()) {
+        (Some((cuda, cudnn)), _) => {
+            (cuda, Some(cudnn), format!("the provider says its build requires CUDA {cuda}.*"))
+        }
+        (None, Some(ort)) => {
+            let Some((cuda, cudnn)) = ort_build_needs(ort, ev.ort_build_cuda) else { return vec![] };
+            (cuda, cudnn, format!("onnxruntime-gpu {ort} is built for CUDA {cuda}"))
+        }
+        (None, None) => return vec![],
+    };
     let mut out = Vec::new();
-    let built = format!("onnxruntime-gpu {ort} is built for CUDA {cuda_major}");
     // A CUDA library the provider could not load (libcublas.so.11) is that library's problem.
     let cuda_library_missing =
         ev.library.as_deref().is_some_and(|l| !l.to_ascii_lowercase().contains("cudnn"));
@@ -2112,7 +2192,7 @@ pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 out.push(adj(
                     Category::CudnnVersionMismatch,
                     4.0,
-                    format!("onnxruntime-gpu {ort} needs cuDNN {need}, and the log names cuDNN {other}"),
+                    format!("{built} and cuDNN {need}.*, and the log names cuDNN {other}"),
                 ));
             }
         }
@@ -2199,6 +2279,24 @@ pub fn newest_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
             "{name} (compute capability {cc}) is supported only from CUDA {} and cuDNN {}: builds before them have no kernels for it",
             support.min_cuda, support.min_cudnn
         ),
+    )]
+}
+
+/// Peer access refused where the log names a serving framework's custom all-reduce: those kernels
+/// are an optional fast path over P2P, and the answer in these threads is to turn it off
+/// (SGLang's --disable-custom-all-reduce on 2x T4: https://github.com/sgl-project/sglang/issues/552,
+/// on RTX 4090s: https://github.com/sgl-project/sglang/issues/4814; TensorRT-LLM's
+/// use_custom_all_reduce: https://github.com/NVIDIA/TensorRT-LLM/issues/1034, "custom allreduce is
+/// only supported when the peer access is supported"), not NCCL's variables, which it does not read.
+pub fn custom_allreduce_without_p2p(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-peer-access-unsupported" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.custom_allreduce.as_deref() else { return vec![] };
+    vec![adj(
+        Category::Other,
+        4.0,
+        format!("the log names a custom all-reduce (\"{marker}\"), an optional P2P path the framework can turn off"),
     )]
 }
 
@@ -2413,6 +2511,12 @@ pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
             4.0,
             format!("{sym} is a PyTorch C++ symbol: an extension built against another PyTorch version"),
         )]
+    } else if sym.strip_prefix("cu").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) {
+        vec![adj(
+            Category::DriverTooOld,
+            10.0,
+            format!("{sym} is a CUDA driver API function missing from libcuda: the driver predates the CUDA calling it"),
+        )]
     } else if sym.starts_with("cudnn") {
         vec![adj(
             Category::CudnnVersionMismatch,
@@ -2511,6 +2615,51 @@ pub fn tf_build_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// The TensorFlow release the log names against the cuDNN it names, through the tested builds'
+/// cuDNN (data/frameworks.toml): TensorFlow loads the cuDNN major it was built for and refuses a
+/// runtime older than its build's ("Loaded runtime CuDNN library: 5005 … but source was compiled
+/// with 5110"). When no cuDNN the log names is of that major and at least that release, the
+/// cuDNN is the misfit (tensorflow-gpu 1.2 with cuDNN 5.0:
+/// https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13; TensorFlow 2.3 with cuDNN 7:
+/// https://github.com/tensorflow/tensorflow/issues/42309; TensorFlow 1.13 with cuDNN 7.1 where 7.4
+/// is needed: https://github.com/tensorflow/tensorflow/issues/26209).
+pub fn tf_build_vs_cudnn_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    use crate::kb::tables::Platform;
+    if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(tf), false) = (&ev.tf_in_log, ev.cudnn_in_log.is_empty()) else { return vec![] };
+    let Ok(kb) = crate::kb::kb() else { return vec![] };
+    let platform = if ev.windows_in_log.is_some() { Platform::Windows } else { Platform::Linux };
+    let Some(need) = kb
+        .frameworks
+        .build
+        .iter()
+        .find(|b| b.framework == "tensorflow" && b.platform == platform && b.covers(tf))
+        .and_then(|b| b.cudnn.as_deref())
+        .and_then(|c| c.parse::<Version>().ok())
+    else {
+        return vec![];
+    };
+    let usable = |have: &Version| {
+        have.major() == need.major()
+            && (need.parts().len() < 2 || have.parts().len() < 2 || have.minor() >= need.minor())
+    };
+    if ev.cudnn_in_log.iter().any(usable) {
+        return vec![];
+    }
+    let named: Vec<String> = ev.cudnn_in_log.iter().map(|v| v.to_string()).collect();
+    vec![adj(
+        Category::CudnnVersionMismatch,
+        4.0,
+        format!(
+            "TensorFlow {tf} is built and tested with cuDNN {need}, and the log names cuDNN {}",
+            named.join(", ")
+        ),
+    )]
+}
+
 /// XLA's "You are using ptxas 8.x" with a newer CUDA named in the log: the newer toolkit is
 /// installed, XLA just found an old one's ptxas first (it looks under its build's CUDA root and
 /// /usr/local/cuda before PATH: https://github.com/tensorflow/tensorflow/issues/33375,
@@ -2587,6 +2736,103 @@ pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
         ),
         adj(Category::Other, 0.3, "the plugin failed on a CUDA library, not on a jaxlib function it lacks"),
     ]
+}
+
+/// The log shows the CUDA toolkit's stub libcuda being loaded (`…/lib64/stubs/libcuda.so` in the
+/// loader's words) or its directory on LD_LIBRARY_PATH: the stub exists only to link against and
+/// implements nothing, so whatever the call, the driver's own libcuda was not the one found
+/// (https://github.com/numba/numba/issues/8985, https://github.com/pytorch/tensorpipe/issues/294,
+/// https://github.com/NVIDIA/warp/issues/219, https://github.com/xmake-io/xmake/issues/4686).
+pub fn stub_libcuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(stub) = input.evidence.stub_libcuda.as_deref() else { return vec![] };
+    if !has(input, Category::LibraryNotFound) {
+        return vec![];
+    }
+    vec![adj(
+        Category::LibraryNotFound,
+        8.0,
+        format!("the log shows the toolkit's link-time stub ({stub}) where the driver's libcuda.so.1 should be found"),
+    )]
+}
+
+/// CUDA's initialisation error (cuInit returning 3) where the log names a 570-series or newer
+/// driver and shows no fork or worker processes: the known cause there is a driver bug, the
+/// nvidia_uvm module's HMM support on some kernels, fixed by `uvm_disable_hmm=1`
+/// (https://github.com/NVIDIA/open-gpu-kernel-modules/issues/947, /797, /901;
+/// https://github.com/ollama/ollama/issues/11593). A fork before it is the program's doing; a
+/// suspend or resume the user mentions is the nvidia_uvm module (https://github.com/ollama/ollama/issues/2227).
+pub fn init_failure_with_hmm_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-initialization-error" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    if let Some(phrase) = ev.suspend_in_log.as_deref() {
+        return vec![adj(
+            Category::DriverNotLoaded,
+            3.0,
+            format!("the log says \"{phrase}\": after a suspend or resume the nvidia_uvm module is often unusable until reloaded"),
+        )];
+    }
+    if ev.fork_in_log.is_some() {
+        return vec![];
+    }
+    let Some(driver) = ev.driver_version.as_ref().filter(|d| d.branch() >= 570) else { return vec![] };
+    vec![
+        adj(
+            Category::Other,
+            8.0,
+            format!("the log names driver {driver}: with 570 and newer, the UVM module's HMM support makes cuInit fail this way on some kernels"),
+        ),
+        adj(Category::UserCodeBug, 0.4, "the log shows no fork or worker processes before CUDA starts"),
+    ]
+}
+
+/// CUDA's initialisation error reported by a service's GPU probe (Ollama's "cudart init failure:
+/// 3", "cuda driver library init failure: 3"): the probe runs cuInit first thing in its own
+/// process, so no fork came before it; a kernel module that is not usable (nvidia_uvm after a
+/// suspend or resume) is the usual cause (https://github.com/ollama/ollama/issues/5453, fixed by
+/// reloading nvidia_uvm; /2227).
+pub fn init_failure_in_a_library_probe(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-initialization-error" {
+        return vec![];
+    }
+    let Some((_, probe)) = input.evidence.captured.iter().find(|(name, _)| name == "probe") else {
+        return vec![];
+    };
+    vec![
+        adj(Category::UserCodeBug, 0.3, format!("the {probe} probe initialises CUDA in a fresh process: no fork before it")),
+        adj(Category::DriverNotLoaded, 1.5, "a GPU probe failing at start is most often the nvidia_uvm module unusable (after suspend/resume)"),
+    ]
+}
+
+/// A CUDA library of a given major missing while Python imports a module (`from vllm import
+/// cuda_utils`, `import selective_scan_cuda`, `from core.nn import _C`): that module's compiled
+/// code was built for that CUDA major, and the environment (its PyTorch's nvidia-* wheels, the
+/// toolkit) has another (vLLM 0.2.2 wheels for CUDA 12 beside a CUDA 11 torch:
+/// https://github.com/vllm-project/vllm/issues/1718; mamba_ssm for CUDA 11 with torch cu121:
+/// https://github.com/NVlabs/MambaVision/issues/12; an extension built under CUDA 9 run with 10:
+/// https://github.com/Tramac/awesome-semantic-segmentation-pytorch/issues/99). A path the log
+/// shows the library at is left to `missing_library_present_in_log`; cuDNN to its own rules.
+pub fn missing_library_on_import(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(file), Some(import)) = (ev.library.as_deref(), ev.python_import.as_deref()) else {
+        return vec![];
+    };
+    if ev.library_found_at.is_some() || so_major(file).is_none() {
+        return vec![];
+    }
+    match library_kind(file) {
+        None | Some(LibraryKind::Cudnn | LibraryKind::Nccl | LibraryKind::Cupti) => return vec![],
+        Some(_) => {}
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        2.5,
+        format!("{file} is missing while Python runs \"{import}\": that module was built for the CUDA major the name carries"),
+    )]
 }
 
 #[cfg(test)]
@@ -2835,6 +3081,46 @@ mod tests {
             rank(sig, &missing("libcudnn.so.7", pip), None, &none, t)[0].category,
             Category::CudnnMissing
         );
+    }
+
+    #[test]
+    fn peer_access_refused_to_a_custom_all_reduce_is_that_fast_path() {
+        let t = table();
+        let none = BTreeSet::new();
+        let text = "Failed: Cuda error /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:307 'peer access is not supported between these two devices'";
+        let r = crate::explain::scan::scan_bytes(text.as_bytes(), t);
+        let e = crate::explain::explain(&r, None);
+        assert_eq!(e[0].signature, "cuda-peer-access-unsupported");
+        assert_eq!(e[0].evidence.custom_allreduce.as_deref(), Some("custom_all_reduce"));
+        assert_eq!(e[0].causes[0].category, Category::Other);
+        assert!(e[0].causes[0].facts.iter().any(|f| f.contains("custom all-reduce")));
+        // Without it the fast path is still the likelier cause (every corpus thread of the family
+        // was settled by turning it off), but nothing in the log says which one.
+        let sig = t.by_id("cuda-peer-access-unsupported").unwrap();
+        let ranked = rank(sig, &LogEvidence::default(), None, &none, t);
+        assert_eq!(ranked[0].category, Category::Other);
+        assert!(ranked[0].facts.is_empty());
+    }
+
+    #[test]
+    fn docker_asked_for_a_gpu_on_intel_graphics_is_the_missing_gpu_not_the_toolkit() {
+        let t = table();
+        let none = BTreeSet::new();
+        let sig = t.by_id("docker-no-gpu-driver").unwrap();
+        assert_eq!(
+            rank(sig, &LogEvidence::default(), None, &none, t)[0].category,
+            Category::ContainerRuntime
+        );
+        let intel =
+            LogEvidence { no_nvidia_gpu: Some("Intel® Xe Graphics".into()), ..LogEvidence::default() };
+        assert_eq!(rank(sig, &intel, None, &none, t)[0].category, Category::Other);
+        // A laptop naming its NVIDIA GPU beside the Intel one has a GPU to hand over.
+        let hybrid = LogEvidence {
+            compute_capability: Some(ComputeCapability::new(8, 6)),
+            gpu_name: Some("RTX 3060".into()),
+            ..intel
+        };
+        assert_eq!(rank(sig, &hybrid, None, &none, t)[0].category, Category::ContainerRuntime);
     }
 
     #[test]
@@ -3704,5 +3990,58 @@ mod tests {
             "Ubuntu 20.04\npytorch                   1.9.0           py3.8_cpu_0    pytorch\n{plain}"
         );
         assert_eq!(top(&conda).1, Category::CpuOnlyBuild);
+    }
+
+    #[test]
+    fn ollama_gpu_discovery_failures_are_read_by_their_status_not_as_jax() {
+        // The number after "init failure" is the CUDA status (35 = insufficient driver).
+        let old = "level=INFO source=gpu.go:340 msg=\"Unable to load cudart CUDA management library /tmp/ollama1/runners/cuda_v11/libcudart.so.11.0: cudart init failure: 35\"";
+        assert_eq!(top(old).1, Category::DriverTooOld);
+        let words = "level=DEBUG source=gpu.go:537 msg=\"Unable to load cudart\" library=C:\\ollama\\cudart64_12.dll error=\"your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama\"";
+        assert_eq!(top(words), ("ollama-driver-too-old".into(), Category::DriverTooOld));
+        // Its probe runs cuInit in a fresh process: 3 there is not a fork.
+        let init = "Ollama will not use GPU, fails with \"cudart init failure: 3\"";
+        assert_eq!(top(init), ("cuda-initialization-error".into(), Category::DriverNotLoaded));
+        // A driver-API function missing from libcuda is an old driver.
+        let symbol = "msg=\"Unable to load nvcuda\" library=/usr/lib64/libcuda.so.418.74 error=\"symbol lookup for cuCtxCreate_v3 failed: /usr/lib64/libcuda.so.418.74: undefined symbol: cuCtxCreate_v3\"";
+        assert_eq!(top(symbol).1, Category::DriverTooOld);
+        // Retyped in lower case, it is still not JAX's "Unable to load CUDA."
+        let lower = "unable to load cudart library /usr/lib/libcuda.so: some failure";
+        let result = crate::explain::scan::scan_bytes(lower.as_bytes(), table());
+        assert!(crate::explain::explain(&result, None).iter().all(|e| e.signature != "jax-backend-init"));
+    }
+
+    #[test]
+    fn cuinit_failing_under_a_570_driver_is_the_hmm_bug_unless_a_fork_came_first() {
+        let log = "NVIDIA-SMI 570.158.01\nmsg=\"Unable to load cudart library /usr/lib/x86_64-linux-gnu/libcuda.so.575.57.08: cuda driver library init failure: 3\"";
+        assert_eq!(top(log), ("cuda-initialization-error".into(), Category::Other));
+        let old_driver = log.replace("570.158.01", "550.54.14").replace("575.57.08", "550.54.14");
+        assert_ne!(top(&old_driver).1, Category::Other);
+        let forked = format!("DataLoader worker (pid 123) started with num_workers=4\n{log}");
+        assert_ne!(top(&forked).1, Category::Other);
+        let resumed = format!("It worked until the laptop resumed from suspend\n{log}");
+        assert_eq!(top(&resumed).1, Category::DriverNotLoaded);
+    }
+
+    #[test]
+    fn a_cuda_library_missing_on_a_python_import_is_a_build_for_another_cuda() {
+        let bare = "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory";
+        let import = format!("    from vllm import cuda_utils\n{bare}");
+        assert_eq!(causes(&import)[0], Category::CudaRuntimeMismatch);
+        // The same with the library shown installed elsewhere is the loader path.
+        let found =
+            format!("{import}\n$ find / -name libcudart.so.12\n/usr/local/cuda-12.1/lib64/libcudart.so.12");
+        assert_eq!(causes(&found)[0], Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn a_gpu_memory_xid_later_in_the_log_makes_an_earlier_error_the_hardware() {
+        let error = "RuntimeError: CUDA error: an illegal memory access was encountered";
+        assert_ne!(top(error).1, Category::HardwareFault);
+        let with_xid = format!("{error}\n[Mon Sep  1 10:00:00 2026] NVRM: Xid (PCI:0000:17:00): 48, pid=1234, name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.");
+        assert_eq!(top(&with_xid), ("cuda-illegal-address".into(), Category::HardwareFault));
+        // An application fault (Xid 13) does not say the same.
+        let app = with_xid.replace("): 48,", "): 13,");
+        assert_ne!(top(&app).1, Category::HardwareFault);
     }
 }

@@ -68,6 +68,10 @@ pub struct ScanResult {
     pub bytes: u64,
     /// The end of the input, when no signature matched anywhere in it.
     pub unmatched: Option<Unmatched>,
+    /// The input's last lines (at most [`CONTEXT_BEFORE`], cleaned), newline-separated: where a
+    /// pasted report ends with the user's set-up ("I use tensorflow-gpu 1.2.0 and cudnn 5.0"),
+    /// which is about every error above it.
+    pub trailer: String,
 }
 
 /// The last part of an input in which no known error was found.
@@ -113,6 +117,7 @@ impl<'t> Scanner<'t> {
     /// ignoring case; if still nothing, keeps that end for the keyword vote.
     fn finish(mut self) -> ScanResult {
         self.result.lines = self.lines_before;
+        self.result.trailer = self.tail.join("\n");
         if self.result.occurrences.is_empty() && !self.recent.is_empty() && !self.ignoring_case {
             let from = self.recent.len().saturating_sub(RECENT_KEEP);
             let mut bytes: &[u8] = &self.recent[from..];
