@@ -203,6 +203,17 @@ pub struct LogEvidence {
     /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub python_in_log: Option<Version>,
+    /// The failing GPU code is a framework's or a vendor library's own kernel that user code does
+    /// not index into: a convolution (`nn.Conv2d`, `F.conv3d`, a `cudnn_convolution` frame) or
+    /// code PyTorch's compiler generated (`[inductor]`, `torch/_inductor`, `torch.compile`,
+    /// `max-autotune`, a `triton_poi_…` kernel, "Triton Error [CUDA]"): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library_kernel: Option<String>,
+    /// A PyTorch installed by pip (`site-packages/torch/__init__.py` in the traceback) failed to
+    /// import: its CUDA wheels get cuDNN and the other CUDA libraries from the nvidia-* wheels pip
+    /// installed beside it. The path as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pip_torch_import: Option<String>,
     /// The CUDA toolkit's link-time stub of the driver library shown as the one loaded or searched
     /// (`/usr/local/cuda-12.1/lib64/stubs/libcuda.so` in a loader message, a `lib64/stubs` directory
     /// on LD_LIBRARY_PATH): the path as written.
@@ -252,6 +263,9 @@ struct Patterns {
     os_error: Regex,
     python: Regex,
     no_nvidia_gpu: Regex,
+    other_graphics: Regex,
+    library_kernel: Regex,
+    pip_torch_import: Regex,
     cpu_build: Regex,
     cuda_build: Regex,
     pip_torch: Regex,
@@ -379,6 +393,19 @@ fn patterns() -> &'static Patterns {
             no_nvidia_gpu: re(
                 r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|\b(?:due to|because of|there is|there's|(?:i|we) have|it has|with) no nvidia (?:gpu|card|graphics card)\b|intel(?:®|\(r\))? (?:hd|uhd|iris(?: xe| plus| pro)?|arc|xe) graphics|amd radeon|apple m[1-4]\b|macbook)",
             ),
+            // Graphics that are not NVIDIA's, as lspci, Windows and users name them ("Intel
+            // Corporation Iris Plus Graphics G7", "Intel(R) UHD Graphics 620", "Intel HD graphics
+            // 4000", "AMD Radeon", "Radeon RX 580", an integrated GPU, an Apple M1): read only when
+            // the log names no NVIDIA GPU, since laptops pair them with one.
+            other_graphics: re(
+                r"(?i)\bintel(?:\(r\)|®)?(?: corporation)? (?:(?:hd|uhd)(?: graphics|[ \t]+\d{3,4}\b)|iris(?: plus| xe| pro)?(?: graphics)?\b|arc(?: graphics|[ \t]+a\d{3}\b))|\bintegrated (?:intel )?(?:gpu|graphics)\b|\bamd radeon\b|\bradeon (?:rx|pro|vega|graphics|hd)\b|\bapple m[1-4]\b|\bmacbook\b",
+            ),
+            // A convolution (the module, the functional call, ATen's and cuDNN's frames) or the
+            // code TorchInductor/Triton generated: kernels whose indexing user code does not write.
+            library_kernel: re(
+                r"(?i:\b(?:nn\.|F\.)?conv[123]d\b|\bcudnn_convolution|\bCudnnConvolution|\bcudnn::)|\[inductor\]|\btorch[/\\._]+_inductor\b|\bTorchInductor\b|\btorch\.compile\b|\bmax-autotune\b|\btriton_(?:poi|red|per|mm|tem)_|Triton Error \[CUDA\]|\btriton_heuristics\b",
+            ),
+            pip_torch_import: re(r"[\w./\\-]*(?:site|dist)-packages[/\\]torch[/\\]__init__\.py"),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
             // Also conda's CPU builds: the `py3.8_cpu_0` build string, the `pytorch_cpu` package
             // and the `cpuonly` feature package (https://github.com/pytorch/pytorch/issues/69202,
@@ -665,6 +692,11 @@ pub fn extract(
     ev.torch_extension_in_log = found(&p.torch_extension);
     ev.exclusive_compute_mode = found(&p.exclusive);
     ev.no_nvidia_gpu = found(&p.no_nvidia_gpu);
+    if ev.no_nvidia_gpu.is_none() && ev.gpu_name.is_none() {
+        ev.no_nvidia_gpu = found(&p.other_graphics);
+    }
+    ev.library_kernel = found(&p.library_kernel);
+    ev.pip_torch_import = found(&p.pip_torch_import);
     ev.cpu_build_in_log = found(&p.cpu_build);
     ev.cuda_build_in_log = found(&p.cuda_build).or_else(|| {
         // A plain `pip install torch` on x86 Linux installs a CUDA build (PyPI's Linux wheels and
@@ -1156,6 +1188,40 @@ mod tests {
         );
         assert_eq!(no_gpu("my AMD GPU is not detected").as_deref(), Some("my AMD GPU"));
         assert_eq!(no_gpu("Stable Diffusion WebUI AMDGPU Forge"), None);
+        // Graphics that are not NVIDIA's, named as lspci and Windows name them
+        // (https://github.com/MIC-DKFZ/HD-BET/issues/16), unless an NVIDIA GPU is named beside
+        // them (a laptop's pair: https://github.com/tensorflow/tensorflow/issues/60269).
+        assert_eq!(
+            no_gpu(r#"the GPU: "Intel Corporation Iris Plus Graphics G7 (rev 07)""#).as_deref(),
+            Some("Intel Corporation Iris Plus Graphics")
+        );
+        assert_eq!(no_gpu("Display: Intel(R) UHD Graphics 620").as_deref(), Some("Intel(R) UHD Graphics"));
+        assert_eq!(no_gpu("my Intel CPU also has an integrated GPU").as_deref(), Some("integrated GPU"));
+        assert_eq!(no_gpu("GPUs: NVIDIA GeForce RTX 2060, Intel Corporation UHD Graphics 630"), None);
+        assert_eq!(no_gpu("Intel HD Audio controller"), None);
+        let kernel = |t: &str| ev(t).library_kernel;
+        assert_eq!(
+            kernel("CUDA error: an illegal memory access was encountered with nn.Conv2d").as_deref(),
+            Some("nn.Conv2d")
+        );
+        assert_eq!(kernel("works on batch size 24 but not 25 with conv3D").as_deref(), Some("conv3D"));
+        assert_eq!(
+            kernel("[inductor] RuntimeError: CUDA error: an illegal memory access").as_deref(),
+            Some("[inductor]")
+        );
+        assert_eq!(
+            kernel("RuntimeError: Triton Error [CUDA]: an illegal memory access").as_deref(),
+            Some("Triton Error [CUDA]")
+        );
+        assert_eq!(kernel("File \"ops/deform_conv2d.py\", line 9"), None);
+        assert_eq!(kernel("index out of range in embedding"), None);
+        let pip_torch = |t: &str| ev(t).pip_torch_import;
+        assert_eq!(
+            pip_torch(r#"venv/lib64/python3.11/site-packages/torch/__init__.py", line 427, in <module>"#)
+                .as_deref(),
+            Some("venv/lib64/python3.11/site-packages/torch/__init__.py")
+        );
+        assert_eq!(pip_torch(r#"site-packages/torchvision/__init__.py", line 5"#), None);
         let cpu = |t: &str| ev(t).cpu_build_in_log;
         assert_eq!(
             cpu("PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)").as_deref(),

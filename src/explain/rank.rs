@@ -129,6 +129,8 @@ pub const RULES: &[Rule] = &[
     ort_build_vs_log,
     wsl_without_driver,
     newest_gpu_in_log,
+    library_kernel_fault,
+    pip_torch_import_missing_cudnn,
     stub_libcuda_in_log,
     init_failure_with_hmm_driver,
     missing_library_on_import,
@@ -1717,6 +1719,67 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// An illegal memory access in a kernel user code does not index into: a convolution (cuDNN
+/// picks and runs the kernel: a Conv2d failing only with cuDNN 8.2,
+/// https://github.com/pytorch/pytorch/issues/75734; Conv3d only for batch 25 and up, fixed in
+/// cuDNN 7.6, https://github.com/pytorch/pytorch/issues/17930; Conv1d, a cuDNN wgrad kernel
+/// reading out of bounds, https://github.com/pytorch/pytorch/issues/127605; Conv3d in PyTorch 1.5,
+/// https://github.com/pytorch/pytorch/issues/51333) or code TorchInductor generated (max-autotune
+/// benchmarking, https://github.com/pytorch/pytorch/issues/95335; a cat kernel's autotuning,
+/// https://github.com/pytorch/pytorch/issues/127652): for a signature that lists "a bug in the
+/// framework or a vendor library" (filed as `other`), that bug before the user's indices.
+pub fn library_kernel_fault(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(marker) = input.evidence.library_kernel.as_deref() else { return vec![] };
+    let library_bug = input
+        .signature
+        .causes
+        .iter()
+        .any(|c| c.category == Category::Other && c.why.to_lowercase().contains("bug in the framework"));
+    if !library_bug || !has(input, Category::UserCodeBug) {
+        return vec![];
+    }
+    vec![
+        adj(
+            Category::Other,
+            5.0,
+            format!("the fault is in a library's kernel ({marker}): its indexing is the library's, not the program's"),
+        ),
+        adj(Category::UserCodeBug, 0.5, format!("user code does not index into {marker}'s kernel")),
+    ]
+}
+
+/// A cuDNN 8 or 9 library missing when a pip-installed PyTorch imports (`site-packages/torch/
+/// __init__.py` in the traceback): its CUDA wheels depend on the nvidia-cudnn wheel, which pip
+/// installs beside torch, and torch finds it by a path relative to itself. Missing then means
+/// installed where torch does not look: a venv whose lib64 and lib site-packages differ (torch in
+/// one, nvidia in the other: https://github.com/pytorch/pytorch/issues/165812,
+/// https://github.com/pytorch/pytorch/issues/104259, fixed by a symlink), the nvidia wheels
+/// removed or replaced by hand (ibid., fixed by reinstalling them). With a machine's facts,
+/// `missing_library` decides.
+pub fn pip_torch_import_missing_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::LibraryNotFound) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(path), Some(file)) = (ev.pip_torch_import.as_deref(), ev.library.as_deref()) else {
+        return vec![];
+    };
+    if !file.starts_with("libcudnn") || so_major(file).is_none_or(|m| m < 8) {
+        return vec![];
+    }
+    let mut out = vec![adj(
+        Category::LibraryNotFound,
+        4.0,
+        format!(
+            "{path} is a pip-installed PyTorch, whose CUDA wheels bring {file} in the nvidia-cudnn wheel beside it: it is installed where torch does not look"
+        ),
+    )];
+    if has(input, Category::CudnnMissing) {
+        out.push(adj(Category::CudnnMissing, 0.5, format!("pip installs {file} with torch")));
+    }
+    out
+}
+
 /// The cause of `signature` that a machine or runtime without a usable NVIDIA GPU explains: the one
 /// whose text says "no NVIDIA GPU" (filed as `other`).
 fn no_gpu_cause<'a>(input: &RuleInput<'a>) -> Option<&'a crate::explain::Cause> {
@@ -2971,6 +3034,55 @@ mod tests {
             table: t
         })
         .is_empty());
+    }
+
+    #[test]
+    fn an_illegal_access_in_a_convolution_or_compiled_kernel_is_a_library_bug() {
+        let t = table();
+        let none = BTreeSet::new();
+        let ima = t.by_id("cuda-illegal-address").unwrap();
+        assert_eq!(rank(ima, &LogEvidence::default(), None, &none, t)[0].category, Category::UserCodeBug);
+        for marker in ["nn.Conv2d", "[inductor]"] {
+            let ev = LogEvidence { library_kernel: Some(marker.into()), ..LogEvidence::default() };
+            assert_eq!(rank(ima, &ev, None, &none, t)[0].category, Category::Other, "{marker}");
+        }
+        // A signature that names no library bug among its causes is left alone.
+        let ev = LogEvidence { library_kernel: Some("nn.Conv2d".into()), ..LogEvidence::default() };
+        let assert_sig = t.by_id("cuda-device-assert").unwrap();
+        assert!(library_kernel_fault(&RuleInput {
+            signature: assert_sig,
+            evidence: &ev,
+            report: None,
+            seen: &none,
+            table: t
+        })
+        .is_empty());
+    }
+
+    #[test]
+    fn a_cudnn_missing_as_a_pip_torch_imports_is_installed_where_torch_does_not_look() {
+        let t = table();
+        let none = BTreeSet::new();
+        let sig = t.by_id("loader-libcudnn-missing").unwrap();
+        let missing = |file: &str, path: Option<&str>| LogEvidence {
+            library: Some(file.into()),
+            pip_torch_import: path.map(Into::into),
+            ..LogEvidence::default()
+        };
+        let pip = Some("venv/lib64/python3.11/site-packages/torch/__init__.py");
+        assert_eq!(
+            rank(sig, &missing("libcudnn.so.9", None), None, &none, t)[0].category,
+            Category::CudnnMissing
+        );
+        assert_eq!(
+            rank(sig, &missing("libcudnn.so.9", pip), None, &none, t)[0].category,
+            Category::LibraryNotFound
+        );
+        // cuDNN 7 and older did not come as a pip wheel beside torch.
+        assert_eq!(
+            rank(sig, &missing("libcudnn.so.7", pip), None, &none, t)[0].category,
+            Category::CudnnMissing
+        );
     }
 
     #[test]
