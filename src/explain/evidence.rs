@@ -656,8 +656,17 @@ pub fn extract(
     if let Some(m) = p.caffe_conv.find(context) {
         ev.caffe_cudnn_conv = Some(m.as_str().trim_start_matches(['`', '>', ' ', '\t', '\n']).to_string());
     }
-    // "CUDA 10 requires driver 418. The driver here is 384.145": the one in use, not the one asked for.
-    if let Some(c) = p.driver_version.captures_iter(context).find(|c| !is_requirement(context, c.get(0))) {
+    // "CUDA 10 requires driver 418. The driver here is 384.145": the one in use, not the one asked
+    // for; and one stated ("driver is 384.145", "Driver Version: 530.30.02") over one merely named
+    // ("Nvidia driver 418 or binding for singularity", a title).
+    let drivers: Vec<regex::Captures<'_>> = p
+        .driver_version
+        .captures_iter(context)
+        .filter(|c| !is_requirement(context, c.get(0)))
+        .take(16)
+        .collect();
+    let stated = |c: &&regex::Captures<'_>| c[0].contains(" is") || c[0].contains(':');
+    if let Some(c) = drivers.iter().find(stated).or(drivers.first()) {
         let text = match c.get(2) {
             Some(rest) => format!("{}{}", &c[1], rest.as_str()),
             None => format!("{}.999.99", &c[1]),
@@ -1295,6 +1304,12 @@ mod tests {
             Some("525.999.99")
         );
         assert_eq!(driver("the NVIDIA driver on your system is too old"), None);
+        // The driver in use, not one asked for or merely named in a title.
+        assert_eq!(
+            driver("Nvidia driver 418 or binding\nCUDA 10 requires Nvidia driver 418. The default driver is 384.145")
+                .as_deref(),
+            Some("384.145")
+        );
         let e = ev("I got the error under wsl2 with cuda 12.1");
         assert_eq!(e.wsl_in_log.as_deref(), Some("wsl2"));
         assert_eq!(
