@@ -858,24 +858,21 @@ pub fn extract(
 /// context named none: a pasted report often ends with the user's set-up ("I use
 /// tensorflow-gpu-1.2.0 and cudnn-5.0", https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13),
 /// which holds for every error above it. Only these versions: a GPU, a CUDA toolkit or a container
-/// named at the end of a long log may belong to another machine or step.
-pub fn add_setup_from_trailer(ev: &mut LogEvidence, trailer: &str, table: &SignatureTable) {
-    if trailer.is_empty() {
-        return;
-    }
-    let end = extract(trailer, "", &[], None, table);
+/// named at the end of a long log may belong to another machine or step. `end` is the evidence of
+/// those last lines ([`extract`] of the scan's trailer), read once for all the errors of a log.
+pub fn add_setup_from_trailer(ev: &mut LogEvidence, end: &LogEvidence) {
     if ev.tf_in_log.is_none() {
-        ev.tf_in_log = end.tf_in_log;
+        ev.tf_in_log = end.tf_in_log.clone();
     }
     if ev.torch_in_log.is_none() {
-        ev.torch_in_log = end.torch_in_log;
+        ev.torch_in_log = end.torch_in_log.clone();
     }
     if ev.ort_in_log.is_none() {
-        ev.ort_in_log = end.ort_in_log;
+        ev.ort_in_log = end.ort_in_log.clone();
         ev.ort_build_cuda = end.ort_build_cuda;
     }
     if ev.cudnn_in_log.is_empty() {
-        ev.cudnn_in_log = end.cudnn_in_log;
+        ev.cudnn_in_log = end.cudnn_in_log.clone();
     }
 }
 
@@ -971,13 +968,13 @@ mod tests {
         assert_eq!(tf("tensorflow/core/kernels/conv_ops.cc:667"), None);
         let trailer = "thank you!\n\nI use tensorflow-gpu-1.2.0 and cudnn-5.0\nGeForce RTX 3090, CUDA 9.0";
         let mut e = ev("could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR");
-        add_setup_from_trailer(&mut e, trailer, table());
+        add_setup_from_trailer(&mut e, &ev(trailer));
         assert_eq!(e.tf_in_log.as_ref().map(|v| v.to_string()).as_deref(), Some("1.2.0"));
         assert_eq!(majors(&e), vec![5]);
         assert!(e.gpu_name.is_none() && e.cuda_in_log.is_none());
         // What the error's own lines say stays.
         let mut e = ev("Loaded cuDNN 8.9 with tensorflow 2.15");
-        add_setup_from_trailer(&mut e, trailer, table());
+        add_setup_from_trailer(&mut e, &ev(trailer));
         assert_eq!(e.tf_in_log.as_ref().map(|v| v.to_string()).as_deref(), Some("2.15"));
         assert_eq!(majors(&e), vec![8]);
     }

@@ -702,6 +702,8 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
     }
     let seen: BTreeSet<&str> =
         result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
+    // What the input's last lines say of the set-up, read once for every error.
+    let setup = evidence::extract(&result.trailer, "", &[], None, t);
     let mut out: Vec<Explanation> = result
         .occurrences
         .iter()
@@ -711,7 +713,7 @@ pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation>
             let context =
                 if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
             let mut ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
-            evidence::add_setup_from_trailer(&mut ev, &result.trailer, t);
+            evidence::add_setup_from_trailer(&mut ev, &setup);
             let (causes, facts_not_used) = rank_where_the_log_is_from(sig, &ev, report, &seen, t);
             Explanation {
                 signature: sig.id.clone(),
