@@ -1,8 +1,9 @@
-//! The keyword vote measured alone: every real corpus case (tests/explain_corpus) is explained as
-//! if no signature knew its message, and the vote's top category is compared with the thread's.
-//! The vote is what a user gets for a family cudoctor has no signature for, so this is the
-//! floor under unseen families: it must stay well above chance (the largest category is 17% of
-//! the corpus) and no category may be voted for when it is never right.
+//! The fallback measured alone: every real corpus case (tests/explain_corpus) is explained as if
+//! no signature knew its message, by the word model trained on the other cases (leave-one-out)
+//! and the keyword vote, and the top category is compared with the thread's. This is what a user
+//! gets for a family cudoctor has no signature for, so it is the floor under unseen families: it
+//! must stay well above chance (the largest category is 14% of the corpus) and no category may
+//! come first when it is never right.
 
 use cudoctor::explain::{self, fallback, Category};
 use serde::Deserialize;
@@ -16,7 +17,7 @@ struct Case {
 }
 
 #[test]
-fn the_keyword_vote_alone_puts_the_right_category_first_for_over_45_percent_of_the_corpus() {
+fn the_fallback_alone_puts_the_right_category_first_for_over_60_percent_of_the_corpus() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explain_corpus");
     let mut right = 0;
     let mut total = 0;
@@ -28,7 +29,10 @@ fn the_keyword_vote_alone_puts_the_right_category_first_for_over_45_percent_of_t
     for p in paths.iter().filter(|p| p.extension().is_some_and(|x| x == "toml")) {
         let case: Case = toml::from_str(&fs_err::read_to_string(p).unwrap()).unwrap();
         total += 1;
-        let Some(e) = fallback::explain_unrecognised(&case.text, 1, None, explain::table()) else {
+        // The word model without this report: a report must not vote for itself.
+        let want = Category::from_name(&case.category).expect("corpus categories are checked");
+        let model = explain::words::model().without(&case.text, want);
+        let Some(e) = fallback::explain_unrecognised(&case.text, 1, None, explain::table(), &model) else {
             silent += 1;
             continue;
         };
@@ -61,13 +65,13 @@ fn the_keyword_vote_alone_puts_the_right_category_first_for_over_45_percent_of_t
             entry.0 += 1;
         }
     }
-    println!("keyword vote alone: {right}/{total} right first, {silent} without any keyword");
+    println!("fallback alone: {right}/{total} right first, {silent} without an answer");
     for (cat, (r, n)) in &precision {
         println!("  voted {cat}: {r}/{n} right");
     }
-    // Measured at 281/567 (50%) with 168 texts holding none of its words; the largest category is
-    // 17% of the corpus.
-    assert!(right * 100 >= total * 45, "the vote alone is right for only {right}/{total}");
+    // The keyword vote alone was right for 511/970 (53%); with the word model (leave-one-out),
+    // 642/970 (66%).
+    assert!(right * 100 >= total * 60, "the fallback alone is right for only {right}/{total}");
     for (cat, (r, n)) in &precision {
         assert!(*r > 0 || *n < 3, "{cat} is voted first {n} times and never right");
     }

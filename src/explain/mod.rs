@@ -17,6 +17,7 @@ pub mod provenance;
 pub mod rank;
 pub mod render;
 pub mod scan;
+pub mod words;
 
 use crate::kb::codes::CodeTable;
 use crate::report::Report;
@@ -693,12 +694,22 @@ pub struct ExplainReport {
 }
 
 /// Explains every occurrence of a scan, ranking causes with `report` when given. When no known
-/// error occurs at all, the words of the input's end vote for causes instead
-/// ([`fallback::explain_unrecognised`]).
+/// error occurs at all, the words of the input's end point at causes instead
+/// ([`fallback::explain_unrecognised`], with the embedded [`words::model`]).
 pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation> {
+    explain_with(result, report, words::model())
+}
+
+/// [`explain`] with another word model (a test leaves each corpus report out of the model that
+/// ranks it).
+pub fn explain_with(
+    result: &ScanResult,
+    report: Option<&Report>,
+    model: &words::WordModel,
+) -> Vec<Explanation> {
     let t = table();
     if let (true, Some(u)) = (result.occurrences.is_empty(), &result.unmatched) {
-        return fallback::explain_unrecognised(&u.text, u.first_line, report, t).into_iter().collect();
+        return fallback::explain_unrecognised(&u.text, u.first_line, report, t, model).into_iter().collect();
     }
     let seen: BTreeSet<&str> =
         result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();

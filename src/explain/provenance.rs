@@ -265,7 +265,14 @@ mod tests {
     #[test]
     fn a_text_no_signature_knows_is_not_said_to_need_a_running_gpu() {
         let text = "fatal: cannot open /dev/nvidia-uvm: Permission denied";
-        let e = crate::explain::fallback::explain_unrecognised(text, 1, Some(&linux()), table()).unwrap();
+        let e = crate::explain::fallback::explain_unrecognised(
+            text,
+            1,
+            Some(&linux()),
+            table(),
+            crate::explain::words::model(),
+        )
+        .unwrap();
         assert_eq!(e.facts_not_used, None);
     }
 }
