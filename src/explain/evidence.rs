@@ -227,6 +227,11 @@ pub struct LogEvidence {
     /// from suspend", "since hibernation"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspend_in_log: Option<String>,
+    /// The user describes the hardware being pushed or failing rather than a program: an
+    /// overclock or undervolt, the power supply, a mining rig, the whole OS crashing or a blue
+    /// screen, a "faulty device": the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardware_hint: Option<String>,
     /// A Python import statement the log shows ahead of the error (`from vllm import cuda_utils`,
     /// `---> 11 import selective_scan_cuda`): the error came from loading that module.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -296,6 +301,7 @@ struct Patterns {
     upgrade: Regex,
     fork: Regex,
     suspend: Regex,
+    hardware_hint: Regex,
     python_import: Regex,
     reboot: Regex,
     worker_exit: Regex,
@@ -402,8 +408,13 @@ fn patterns() -> &'static Patterns {
             ),
             // A convolution (the module, the functional call, ATen's and cuDNN's frames) or the
             // code TorchInductor/Triton generated: kernels whose indexing user code does not write.
+            // So are a serving engine's and its quantized or attention kernels (vLLM, SGLang,
+            // AWQ/GPTQ, flash-attn, xformers), and a report whose title starts with the "[Bug]" of
+            // those engines' issue template: its users run stock models, not kernels of their own
+            // (https://github.com/vllm-project/vllm/issues/1518, fixed by a vLLM upgrade;
+            // https://github.com/vllm-project/vllm/issues/13939, .../20005, .../6976).
             library_kernel: re(
-                r"(?i:\b(?:nn\.|F\.)?conv[123]d\b|\bcudnn_convolution|\bCudnnConvolution|\bcudnn::)|\[inductor\]|\btorch[/\\._]+_inductor\b|\bTorchInductor\b|\btorch\.compile\b|\bmax-autotune\b|\btriton_(?:poi|red|per|mm|tem)_|Triton Error \[CUDA\]|\btriton_heuristics\b",
+                r"(?i:\b(?:nn\.|F\.)?conv[123]d\b|\bcudnn_convolution|\bCudnnConvolution|\bcudnn::|\bvllm\b|\bsglang\b|\bTensorRT-LLM\b|\b(?:awq|gptq)\b|\bflash[_-]?attn\b|\bxformers\b)|(?m:^\s*\[Bug\])|\[inductor\]|\btorch[/\\._]+_inductor\b|\bTorchInductor\b|\btorch\.compile\b|\bmax-autotune\b|\btriton_(?:poi|red|per|mm|tem)_|Triton Error \[CUDA\]|\btriton_heuristics\b",
             ),
             pip_torch_import: re(r"[\w./\\-]*(?:site|dist)-packages[/\\]torch[/\\]__init__\.py"),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
@@ -456,6 +467,11 @@ fn patterns() -> &'static Patterns {
             ),
             python_import: re(
                 r"(?m)\bfrom +\.{0,2}[A-Za-z_][\w.]* +import +[\w*(]+|^[\s>-]*(?:\d+ +)?import +[A-Za-z_][\w.]*(?: +as +\w+)? *$",
+            ),
+            // Miners' and gamers' words for an unstable card (https://github.com/ethereum-mining/ethminer/issues/285,
+            // https://github.com/nicehash/excavator/issues/18, https://github.com/miniZ-miner/miniZ/issues/1).
+            hardware_hint: re(
+                r"(?i)\b(?:over-?clock\w*|under-?volt\w*|power supply|PSU|mining rig|(?:my |the |gpu |mining )rig|miner|mining|blue ?screens?|BSOD|crash(?:es|ed|ing)? (?:my |the (?:whole )?)?(?:OS|operating system|computer|pc|system|machine)|(?:faulty|defective|broken|dying) (?:gpu|device|card|graphics card|board|hardware|vram))\b",
             ),
             suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
             fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
@@ -736,6 +752,7 @@ pub fn extract(
     ev.worker_exit = found(&p.worker_exit);
     ev.fork_in_log = found(&p.fork);
     ev.suspend_in_log = found(&p.suspend);
+    ev.hardware_hint = found(&p.hardware_hint);
     ev.python_import =
         found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());

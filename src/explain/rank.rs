@@ -137,6 +137,9 @@ pub const RULES: &[Rule] = &[
     hardware_xid_elsewhere_in_log,
     init_failure_in_a_library_probe,
     custom_allreduce_without_p2p,
+    hardware_hint_in_log,
+    pytorch_cudnn_not_initialized,
+    paddle_cudnn_bad_param,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -2837,6 +2840,62 @@ pub fn missing_library_on_import(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// The user describes the card pushed or the machine failing (an overclock or undervolt, the power
+/// supply, a mining rig, the OS crashing) around a kernel fault that unstable hardware also causes:
+/// miners' illegal memory accesses are overclocks and power in their maintainers' experience
+/// (https://github.com/ethereum-mining/ethminer/issues/285, https://github.com/nicehash/excavator/issues/18,
+/// https://github.com/miniZ-miner/miniZ/issues/1: a failing PSU; https://github.com/h2oai/h2ogpt/issues/490:
+/// an undervolt).
+pub fn hardware_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::HardwareFault) || input.signature.causes.len() < 2 {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.hardware_hint.as_deref() else { return vec![] };
+    vec![adj(Category::HardwareFault, 6.0, format!("the log says \"{phrase}\": the hardware, not a program"))]
+}
+
+/// PyTorch's own "cuDNN error: CUDNN_STATUS_NOT_INITIALIZED": its CUDA wheels bring their own
+/// cuDNN, so the threads are fixed by installing the PyTorch build for the CUDA at hand
+/// (https://github.com/Turoad/CLRNet/issues/24: torch 1.8.0+cu111, https://github.com/haotian-liu/LLaVA/issues/458:
+/// nvcc and torch.version.cuda made to agree, https://github.com/xincoder/GRIP/issues/23: a torch
+/// upgrade, https://github.com/selimsef/dfdc_deepfake_challenge/issues/22: "pytorch for the same cuda
+/// version") more often than by freeing memory. TensorFlow's and JAX's handle failures are other
+/// signatures.
+pub fn pytorch_cudnn_not_initialized(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cudnn-not-initialized" || !has(input, Category::CudaRuntimeMismatch) {
+        return vec![];
+    }
+    if !input.evidence.captured.iter().any(|(k, _)| k == "torch_form") || input.evidence.memory_hint.is_some()
+    {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        3.0,
+        "PyTorch's form of the error (\"cuDNN error: …\"): its wheels ship cuDNN, the build's CUDA is what threads fix",
+    )]
+}
+
+/// Paddle's CUDNN_STATUS_BAD_PARAM: Paddle (1.x, and 2.x on Linux) loads the system's cuDNN and
+/// its GPU builds are compiled against one cuDNN release (1.x "post107" wheels: 7.6), so an older
+/// cuDNN on the machine gets arguments it reads otherwise. The threads were fixed by the cuDNN
+/// the build wants (https://github.com/PaddlePaddle/models/issues/4145 and
+/// https://github.com/PaddlePaddle/Paddle/issues/34166: 7.4 -> 7.6;
+/// https://github.com/PaddlePaddle/Paddle/issues/26250: 7.3 loaded instead of 7.6).
+pub fn paddle_cudnn_bad_param(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cudnn-bad-param" || !has(input, Category::CudnnVersionMismatch) {
+        return vec![];
+    }
+    if !input.evidence.captured.iter().any(|(k, _)| k == "paddle") {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudnnVersionMismatch,
+        3.0,
+        "Paddle's cuDNN error: Paddle loads the system's cuDNN, and its builds want the cuDNN they were compiled with",
+    )]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3456,13 +3515,46 @@ mod tests {
     }
 
     #[test]
+    fn an_illegal_address_in_a_serving_engine_is_its_bug_and_on_an_overclocked_card_the_card() {
+        let plain = "RuntimeError: CUDA error: an illegal memory access was encountered";
+        assert_eq!(top(plain).1, Category::UserCodeBug);
+        assert_eq!(top(&format!("codellama-13b-awq {plain}")).1, Category::Other);
+        assert_eq!(top(&format!("[Bug]: {plain}. Qwen2.5-VL")).1, Category::Other);
+        assert_eq!(top(&format!("{plain}\n  File \"vllm/worker/model_runner.py\"")).1, Category::Other);
+        let rig = "Cuda Error 77 Illegal Memory access on my 1080ti mining rig, I lowered the overclocks";
+        assert_eq!(top(rig).1, Category::HardwareFault);
+        assert_eq!(top(&format!("generation crashing my OS\n{plain}")).1, Category::HardwareFault);
+        let faulty = "CUDNN_STATUS_INTERNAL_ERROR on CUDA 11.2 and 10.2. Likely a faulty device";
+        assert_eq!(top(faulty).1, Category::HardwareFault);
+        assert_eq!(top("CUDNN_STATUS_INTERNAL_ERROR").1, Category::Oom);
+    }
+
+    #[test]
+    fn pytorchs_cudnn_not_initialized_is_its_build_and_cuda_visible_devices_in_brackets_no_gpu() {
+        assert_eq!(
+            top("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED"),
+            ("cudnn-not-initialized".into(), Category::CudaRuntimeMismatch)
+        );
+        // Unless the user says memory ran out; other frameworks' forms keep memory first.
+        let oom =
+            "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\nwith a smaller batch size it works";
+        assert_eq!(top(oom).1, Category::Oom);
+        assert_eq!(top("CUDNN failure: CUDNN_STATUS_NOT_INITIALIZED").1, Category::Oom);
+        let brackets =
+            "RuntimeError: CUDNN_STATUS_INTERNAL_ERROR when I run it with CUDA_VISIBLE_DEVICES=[1,2,3]";
+        assert_eq!(top(brackets).1, Category::EnvVarMisconfig);
+    }
+
+    #[test]
     fn paddle_naming_an_older_cudnn_than_its_build_is_the_mismatch_behind_its_cudnn_errors() {
         let warning = "W0608 17:24:55.806937 14489 device_context.h:360] WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version.";
         assert_eq!(top(warning), ("paddle-cudnn-version-warning".into(), Category::CudnnVersionMismatch));
-        // Listed after the error it explains, which it ranks: a bad parameter is otherwise the
+        // Listed after the error it explains, which it ranks; Paddle's bad parameter alone is
+        // also the cuDNN version first (Paddle loads the system's cuDNN), another library's the
         // caller's.
         let bad_param = "ExternalError:  Cudnn error, CUDNN_STATUS_BAD_PARAM  at (/paddle/paddle/fluid/operators/batch_norm_op.cu:287)";
-        assert_eq!(top(bad_param).1, Category::UserCodeBug);
+        assert_eq!(top(bad_param).1, Category::CudnnVersionMismatch);
+        assert_eq!(top("RuntimeError: CUDNN_STATUS_BAD_PARAM").1, Category::UserCodeBug);
         let both = format!("{warning}\n{bad_param}");
         assert_eq!(top(&both), ("cudnn-bad-param".into(), Category::CudnnVersionMismatch));
     }
