@@ -172,6 +172,10 @@ pub struct LogEvidence {
     /// error", "a lower batch size … will succeed"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_hint: Option<String>,
+    /// The log shows a checkpoint being restored by `torch.load` (its `map_location` argument, or
+    /// torch/serialization.py's restore functions in a traceback): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint_load: Option<String>,
     /// A CUDA allocator mode or a virtual GPU named in the log (`expandable_segments`,
     /// `cudaMallocAsync`, `cuda-malloc`, a vGPU profile such as `L40S-48C` or `GRID T4-8C`): the
     /// marker as written.
@@ -296,6 +300,7 @@ struct Patterns {
     tf_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
+    checkpoint_load: Regex,
     allocator_or_vgpu: Regex,
     bf16: Regex,
     upgrade: Regex,
@@ -460,6 +465,9 @@ fn patterns() -> &'static Patterns {
             ),
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
+            ),
+            checkpoint_load: re(
+                r"\bmap_location\b(?:\s*=\s*[^,)\n]{1,40})?|\b(?:default_restore_location|_cuda_deserialize)\b|torch\.load\([^)\n]{0,80}\)",
             ),
             bf16: re(r"CUDA_R_16BF|\b(?:bfloat16|bf16|BF16)\b"),
             upgrade: re(
@@ -744,6 +752,13 @@ pub fn extract(
         .map(|c| format!("{}={}", &c[1], &c[2]));
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
+    // A load already mapped to the CPU puts nothing on the GPU.
+    ev.checkpoint_load = p
+        .checkpoint_load
+        .find_iter(context)
+        .map(|m| m.as_str())
+        .find(|m| !m.to_lowercase().contains("cpu"))
+        .map(str::to_string);
     ev.allocator_or_vgpu = found(&p.allocator_or_vgpu);
     ev.bf16_in_log = found(&p.bf16);
     if !p.reboot.is_match(context) {
@@ -1435,6 +1450,17 @@ mod tests {
         assert_eq!(memory("but sometimes fail with correct OOM error").as_deref(), Some("OOM"));
         assert_eq!(memory("I lowered the batch size but it still crashes"), None);
         assert_eq!(memory("ZOOM in on the plot"), None);
+        let checkpoint = |t: &str| ev(t).checkpoint_load;
+        assert_eq!(
+            checkpoint("    checkpoint = torch.load(args.checkpoint)").as_deref(),
+            Some("torch.load(args.checkpoint)")
+        );
+        assert_eq!(
+            checkpoint(r#"  File "torch/serialization.py", line 135, in _cuda_deserialize"#).as_deref(),
+            Some("_cuda_deserialize")
+        );
+        assert_eq!(checkpoint("model.load_state_dict(state)"), None);
+        assert_eq!(checkpoint("sd = torch.load(path, map_location='cpu')"), None);
     }
 
     #[test]

@@ -140,6 +140,7 @@ pub const RULES: &[Rule] = &[
     hardware_hint_in_log,
     pytorch_cudnn_not_initialized,
     paddle_cudnn_bad_param,
+    oom_while_restoring_checkpoint,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -2896,6 +2897,29 @@ pub fn paddle_cudnn_bad_param(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// Out of memory while `torch.load` restores a checkpoint: without `map_location` every tensor
+/// goes back to the GPU it was saved from, whatever device the program runs on, so a full (or
+/// another) GPU fails before the model exists; the fix is in the loading code
+/// (`map_location="cpu"` or the run's device): https://github.com/jadore801120/attention-is-all-you-need-pytorch/issues/95,
+/// https://github.com/nkolot/SPIN/issues/76, https://github.com/HorizonRobotics/alf/pull/1532,
+/// https://github.com/open-mmlab/mmaction2/pull/2254.
+pub fn oom_while_restoring_checkpoint(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::Oom) || !has(input, Category::UserCodeBug) {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.checkpoint_load.as_deref() else { return vec![] };
+    vec![
+        adj(
+            Category::UserCodeBug,
+            12.0,
+            format!(
+                "memory ran out while a checkpoint was restored (\"{marker}\"): torch.load puts tensors back on the GPU they were saved from unless map_location says otherwise"
+            ),
+        ),
+        adj(Category::Oom, 0.3, "the memory was asked for by a checkpoint's restore, not by the model's work"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3289,6 +3313,30 @@ mod tests {
         let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
         let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
         e.causes.iter().map(|c| c.category).collect()
+    }
+
+    #[test]
+    fn triton_pre_ampere_layouts_peer_access_toggles_and_vllm_platform_detection_are_known() {
+        let triton = "python: /project/lib/Analysis/Allocation.cpp:47: Assertion `!(srcMmaLayout && dstMmaLayout && !srcMmaLayout.isAmpere()) && \"mma -> mma layout conversion is only supported on Ampere\"' failed.";
+        assert_eq!(top(triton), ("triton-mma-layout-pre-ampere".into(), Category::ArchUnsupported));
+        let peer = "CUDA error: peer access is already enabled\n  cudaDeviceEnablePeerAccess(id_other, 0)";
+        assert_eq!(top(peer), ("cuda-peer-access-already-enabled".into(), Category::Other));
+        let vllm = "INFO __init__.py:194] No platform detected, vLLM is running on UnspecifiedPlatform\n\
+                    RuntimeError: Failed to infer device type";
+        assert_eq!(top(vllm), ("vllm-no-platform".into(), Category::Other));
+    }
+
+    #[test]
+    fn out_of_memory_while_torch_load_restores_a_checkpoint_is_the_loading_code() {
+        let restore =
+            "  File \"demo.py\", line 124, in <module>\n    checkpoint = torch.load(args.checkpoint)\n\
+                       File \"torch/serialization.py\", line 135, in _cuda_deserialize\n\
+                       RuntimeError: CUDA error: out of memory";
+        assert_eq!(top(restore), ("cuda-out-of-memory-runtime".into(), Category::UserCodeBug));
+        let mapped = "    sd = torch.load(path, map_location='cpu')\n    model.cuda()\nRuntimeError: CUDA error: out of memory";
+        assert_eq!(top(mapped), ("cuda-out-of-memory-runtime".into(), Category::Oom));
+        let training = "  File \"train.py\", line 80, in <module>\n    loss.backward()\nRuntimeError: CUDA error: out of memory";
+        assert_eq!(top(training), ("cuda-out-of-memory-runtime".into(), Category::Oom));
     }
 
     #[test]
