@@ -236,6 +236,10 @@ pub struct LogEvidence {
     /// screen, a "faulty device": the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hardware_hint: Option<String>,
+    /// The failing call is PyTorch's cuDNN recurrent layer (`self.lstm(`, `nn.GRU`, a
+    /// `torch/nn/modules/rnn.py` frame): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rnn_in_log: Option<String>,
     /// A Python import statement the log shows ahead of the error (`from vllm import cuda_utils`,
     /// `---> 11 import selective_scan_cuda`): the error came from loading that module.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -307,6 +311,7 @@ struct Patterns {
     fork: Regex,
     suspend: Regex,
     hardware_hint: Regex,
+    rnn: Regex,
     python_import: Regex,
     reboot: Regex,
     worker_exit: Regex,
@@ -481,6 +486,7 @@ fn patterns() -> &'static Patterns {
             hardware_hint: re(
                 r"(?i)\b(?:over-?clock\w*|under-?volt\w*|power supply|PSU|mining rig|(?:my |the |gpu |mining )rig|miner|mining|blue ?screens?|BSOD|crash(?:es|ed|ing)? (?:my |the (?:whole )?)?(?:OS|operating system|computer|pc|system|machine)|(?:faulty|defective|broken|dying) (?:gpu|device|card|graphics card|board|hardware|vram))\b",
             ),
+            rnn: re(r"(?i)\bnn\.(?:lstm|gru|rnn)\b|\bself\.(?:lstm|gru|rnn)\b|\bnn[/\\]modules[/\\]rnn\.py\b|\b_cudnn_rnn\b"),
             suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
             fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
             reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
@@ -768,6 +774,7 @@ pub fn extract(
     ev.fork_in_log = found(&p.fork);
     ev.suspend_in_log = found(&p.suspend);
     ev.hardware_hint = found(&p.hardware_hint);
+    ev.rnn_in_log = found(&p.rnn);
     ev.python_import =
         found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());

@@ -140,6 +140,7 @@ pub const RULES: &[Rule] = &[
     hardware_hint_in_log,
     pytorch_cudnn_not_initialized,
     paddle_cudnn_bad_param,
+    cudnn_rnn_failure,
     oom_while_restoring_checkpoint,
 ];
 
@@ -2897,6 +2898,23 @@ pub fn paddle_cudnn_bad_param(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// A cuDNN internal or execution failure in PyTorch's recurrent layer: the RNN kernels take the
+/// program's inputs as they are, and the threads were the program's (an embedding index out of
+/// range, https://github.com/pytorch/pytorch/issues/4675; an input left on the CPU,
+/// https://github.com/pytorch/pytorch/issues/6306).
+pub fn cudnn_rnn_failure(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const IDS: [&str; 2] = ["cudnn-internal-error", "cudnn-execution-failed"];
+    if !IDS.contains(&input.signature.id.as_str()) || !has(input, Category::UserCodeBug) {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.rnn_in_log.as_deref() else { return vec![] };
+    vec![adj(
+        Category::UserCodeBug,
+        4.0,
+        format!("the failure is in cuDNN's RNN ({marker}), which runs on the inputs the program gives it"),
+    )]
+}
+
 /// Out of memory while `torch.load` restores a checkpoint: without `map_location` every tensor
 /// goes back to the GPU it was saved from, whatever device the program runs on, so a full (or
 /// another) GPU fails before the model exists; the fix is in the loading code
@@ -3575,6 +3593,8 @@ mod tests {
         let faulty = "CUDNN_STATUS_INTERNAL_ERROR on CUDA 11.2 and 10.2. Likely a faulty device";
         assert_eq!(top(faulty).1, Category::HardwareFault);
         assert_eq!(top("CUDNN_STATUS_INTERNAL_ERROR").1, Category::Oom);
+        let rnn = "hx, cx = self.lstm(x)\ntorch.backends.cudnn.CuDNNError: 4: b'CUDNN_STATUS_INTERNAL_ERROR'";
+        assert_eq!(top(rnn).1, Category::UserCodeBug);
     }
 
     #[test]
