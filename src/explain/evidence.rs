@@ -377,9 +377,12 @@ fn patterns() -> &'static Patterns {
             // the program runs: "in the docker image", "inside a docker container", and in Chinese
             // reports "docker运行" (run in docker), "docker中" / "docker里" (in docker), "docker容器".
             // Kubernetes runs every program in a container, so naming it says where the program
-            // runs too.
+            // runs too. So does an image tag in the scheme of NVIDIA's and PyTorch's CUDA images
+            // (`nvidia/cuda:11.7.1-devel-ubuntu20.04`, `pytorch:1.13.1-py3.8.16-cuda11.7.1-devel-ubuntu20.04`;
+            // the OS suffix marks NVIDIA's scheme), "in a docker on my server", and docker-compose
+            // v1's progress lines ("Creating vqgan-clip-docker_generate_run ... done").
             container: re(
-                r"(?m)(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)|(?i:\bdocker) ?(?:运行|中|里|容器|内)",
+                r"(?m)(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)|(?i:\bdocker) ?(?:运行|中|里|容器|内)|(?i:\b(?:in|inside|within) (?:a|my) docker\b)|:[\w.-]*-(?:devel|runtime|base)-(?:ubuntu|centos|rockylinux|ubi)[\d.]+\b|^(?:Creating|Recreating|Starting) [\w.-]+ \.\.\. done\b",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // WSL 1 runs on a translation layer that reports a 4.4.0-<Windows build>-Microsoft
@@ -1397,6 +1400,16 @@ mod tests {
             Some("failed to solve: process")
         );
         assert_eq!(container("#1 is the issue number, 2.5 GB free"), None);
+        assert_eq!(
+            container("pytorch:1.13.1-py3.8.16-cuda11.7.1-devel-ubuntu20.04").as_deref(),
+            Some(":1.13.1-py3.8.16-cuda11.7.1-devel-ubuntu20.04")
+        );
+        assert_eq!(container("run faster-whisper in a docker on my server").as_deref(), Some("in a docker"));
+        assert_eq!(container("a base image for ubuntu-22.04 runtime"), None);
+        assert_eq!(
+            container("Creating vqgan-clip-docker_generate_run ... done").as_deref(),
+            Some("Creating vqgan-clip-docker_generate_run ... done")
+        );
         assert_eq!(container("epoch 1 | loss 0.3"), None);
         // The LD_LIBRARY_PATH of NVIDIA's CUDA images, as TensorFlow's loader prints it
         // (https://github.com/deepchem/deepchem/issues/2467).

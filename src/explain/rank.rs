@@ -142,6 +142,7 @@ pub const RULES: &[Rule] = &[
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
     oom_while_restoring_checkpoint,
+    insufficient_driver_on_a_cuda12_driver,
 ];
 
 /// Ranks the causes of `signature` for this error.
@@ -2504,6 +2505,11 @@ pub fn bitsandbytes_on_windows(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// Which library an undefined symbol belongs to, from its name.
 pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    // A symbol missing from torch's own libraries is two PyTorch installs mixed, not an
+    // extension: that signature's causes already say so.
+    if input.signature.id == "torch-own-lib-undefined-symbol" {
+        return vec![];
+    }
     let Some(sym) = input.evidence.symbol.as_deref() else { return vec![] };
     // PyTorch's C++ namespaces, mangled: c10, at, torch and caffe2 (TypeMeta lives in caffe2 in
     // older releases), as the symbol's own scope or inside a free function's signature
@@ -2938,6 +2944,37 @@ pub fn oom_while_restoring_checkpoint(input: &RuleInput<'_>) -> Vec<Adjustment> 
     ]
 }
 
+/// "CUDA driver version is insufficient for CUDA runtime version" where the log names a driver
+/// that runs CUDA 12 (and no CUDA version the program needs): by CUDA's minor version
+/// compatibility every CUDA 12 runtime works on such a driver, so the message rarely means an old
+/// driver there. The CUDA runtime also returns it when it finds no libcuda at all, which is how a
+/// container started without GPU access fails (driver 565.77 on the host, faster-whisper in an
+/// Unraid container without the NVIDIA runtime: https://github.com/SYSTRAN/faster-whisper/issues/1229;
+/// https://docs.nvidia.com/deploy/cuda-compatibility/#minor-version-compatibility). With a CUDA
+/// version in the log, `driver_vs_cuda_in_log` compares the two instead.
+pub fn insufficient_driver_on_a_cuda12_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some()
+        || input.signature.id != "cuda-insufficient-driver"
+        || input.evidence.cuda_in_log.is_some()
+        || input.evidence.tf_in_log.is_some()
+        || !has(input, Category::DriverTooOld)
+    {
+        return vec![];
+    }
+    let Some(driver) = &input.evidence.driver_version else { return vec![] };
+    let Some(newest) = newest_cuda_of(driver) else { return vec![] };
+    if newest.major < 12 {
+        return vec![];
+    }
+    vec![adj(
+        Category::DriverTooOld,
+        0.4,
+        format!(
+            "the log names driver {driver}, which runs CUDA {newest} and so every CUDA 12 runtime: an insufficient driver there more often means no libcuda was found"
+        ),
+    )]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3109,12 +3146,14 @@ mod tests {
         let ev =
             LogEvidence { no_nvidia_gpu: Some("running it on the CPU".into()), ..LogEvidence::default() };
         let sig = t.by_id("torch-no-nvidia-driver").unwrap();
-        // Without evidence the prior decides: reports of this message are mostly containers
-        // started without GPU access.
+        // Without evidence the prior decides: reports of this message that show no container are
+        // mostly machines without an NVIDIA GPU; a container in the log puts its runtime first.
         assert_eq!(
             rank(sig, &LogEvidence::default(), None, &BTreeSet::new(), t)[0].category,
-            Category::ContainerRuntime
+            Category::Other
         );
+        let docker = LogEvidence { container_in_log: Some("docker run".into()), ..LogEvidence::default() };
+        assert_eq!(rank(sig, &docker, None, &BTreeSet::new(), t)[0].category, Category::ContainerRuntime);
         assert_eq!(rank(sig, &ev, None, &BTreeSet::new(), t)[0].category, Category::Other);
         // A CPU-only torch on a machine without a GPU is no broken install; "running it on the CPU"
         // alone does not say the machine has no GPU.
