@@ -236,6 +236,10 @@ pub struct LogEvidence {
     /// screen, a "faulty device": the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hardware_hint: Option<String>,
+    /// The text shows the kernel driver kept from loading or unreachable: Secure Boot, a module
+    /// key rejected, nouveau, "couldn't communicate with the NVIDIA driver": the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver_blocked: Option<String>,
     /// The failing call is PyTorch's cuDNN recurrent layer (`self.lstm(`, `nn.GRU`, a
     /// `torch/nn/modules/rnn.py` frame): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -298,6 +302,7 @@ struct Patterns {
     symbol: Regex,
     gpu_name: Regex,
     gpu_compact: Regex,
+    gpu_bare: Regex,
     nccl_env: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
@@ -311,6 +316,7 @@ struct Patterns {
     fork: Regex,
     suspend: Regex,
     hardware_hint: Regex,
+    driver_blocked: Regex,
     rnn: Regex,
     python_import: Regex,
     reboot: Regex,
@@ -489,6 +495,11 @@ fn patterns() -> &'static Patterns {
             hardware_hint: re(
                 r"(?i)\b(?:over-?clock\w*|under-?volt\w*|power supply|PSU|mining rig|(?:my |the |gpu |mining )rig|miner|mining|blue ?screens?|BSOD|crash(?:es|ed|ing)? (?:my |the (?:whole )?)?(?:OS|operating system|computer|pc|system|machine)|(?:faulty|defective|broken|dying) (?:gpu|device|card|graphics card|board|hardware|vram))\b",
             ),
+            // nvidia-smi's words for a driver it cannot reach, and what keeps a module from loading
+            // (https://github.com/NVIDIA/gpu-driver-container/issues/44, https://github.com/Start9Labs/start-os/issues/3702).
+            driver_blocked: re(
+                r"(?i)secure ?boot|key was rejected by service|couldn.t communicate with the nvidia driver|lockdown|mokutil|\bnouveau\b",
+            ),
             rnn: re(r"(?i)\bnn\.(?:lstm|gru|rnn)\b|\bself\.(?:lstm|gru|rnn)\b|\bnn[/\\]modules[/\\]rnn\.py\b|\b_cudnn_rnn\b"),
             suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
             fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
@@ -524,6 +535,10 @@ fn patterns() -> &'static Patterns {
             ),
             // As users type them: "RTX3090", "gtx 1080ti", "GTX1660ti".
             gpu_compact: re(r"(?i)\b(rtx|gtx) ?(\d{3,4})(?: ?(ti|super)\b)?"),
+            // A GeForce named by its number alone, as owners write it ("I have a 3090", "my 4080
+            // super", "two 2080 Tis"): only after an article or possessive, so years and sizes
+            // are not read as cards.
+            gpu_bare: re(r"(?i)\b(?:a|an|my|the|two|four|eight|\dx) ((?:10[5-8]|16[56]|20[6-8]|30[5-9]|40[6-9]|50[6-9])0)(?: ?(ti|super)\b)?"),
         }
     })
 }
@@ -623,7 +638,14 @@ pub fn extract(
         });
         format!("{} {}{suffix}", c[1].to_ascii_uppercase(), &c[2])
     });
-    let names = p.gpu_name.find_iter(context).map(|m| m.as_str().trim().to_string()).chain(compact);
+    let bare = p.gpu_bare.captures_iter(context).map(|c| {
+        let family = if c[1].starts_with('1') { "GTX" } else { "RTX" };
+        let suffix =
+            c.get(2).map_or("", |s| if s.as_str().eq_ignore_ascii_case("ti") { " Ti" } else { " SUPER" });
+        format!("{family} {}{suffix}", &c[1])
+    });
+    let names =
+        p.gpu_name.find_iter(context).map(|m| m.as_str().trim().to_string()).chain(compact).chain(bare);
     for name in names {
         if let Some(family) = table.gpu_capability(&name) {
             ev.gpu_name = Some(name.clone());
@@ -777,6 +799,7 @@ pub fn extract(
     ev.fork_in_log = found(&p.fork);
     ev.suspend_in_log = found(&p.suspend);
     ev.hardware_hint = found(&p.hardware_hint);
+    ev.driver_blocked = found(&p.driver_blocked);
     ev.rnn_in_log = found(&p.rnn);
     ev.python_import =
         found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
@@ -1049,6 +1072,14 @@ mod tests {
         assert_eq!(cc("I have a GTX1660ti").as_deref(), Some("7.5"));
         assert_eq!(ev("I have a GTX1660ti").gpu_name.as_deref(), Some("GTX 1660 Ti"));
         assert_eq!(cc("cuda10 with cudnn7"), None);
+        // A GeForce by its number alone, after an article or possessive; not a year or a size.
+        assert_eq!(
+            ev("my monitor is on an integrated gpu but I have a 4080 super").gpu_name.as_deref(),
+            Some("RTX 4080 SUPER")
+        );
+        assert_eq!(ev("two 2080 ti cards").gpu_name.as_deref(), Some("RTX 2080 Ti"));
+        assert_eq!(ev("on my 1060").gpu_name.as_deref(), Some("GTX 1060"));
+        assert_eq!(ev("since 2080 people have asked; 3090 MB free").gpu_name, None);
     }
 
     #[test]

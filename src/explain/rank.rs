@@ -138,6 +138,8 @@ pub const RULES: &[Rule] = &[
     init_failure_in_a_library_probe,
     custom_allreduce_without_p2p,
     hardware_hint_in_log,
+    driver_blocked_in_log,
+    suspend_in_log,
     pytorch_cudnn_not_initialized,
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
@@ -2862,6 +2864,44 @@ pub fn hardware_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(Category::HardwareFault, 6.0, format!("the log says \"{phrase}\": the hardware, not a program"))]
 }
 
+/// The text shows the kernel driver kept from loading (Secure Boot, a rejected module key) or
+/// unreachable ("couldn't communicate with the NVIDIA driver"), whatever program then failed:
+/// 14 of the 17 corpus reports with these words were settled by getting the module loaded
+/// (https://github.com/NVIDIA/gpu-driver-container/issues/44, https://github.com/Start9Labs/start-os/issues/3702),
+/// and all 4 naming nouveau; the other three were containers and a WSL regression. In a container
+/// an unreachable driver is the runtime's to pass through, so there only what happens on the host
+/// (Secure Boot, nouveau) counts.
+pub fn driver_blocked_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::DriverNotLoaded) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.driver_blocked.as_deref() else { return vec![] };
+    if input.evidence.container_in_log.is_some() && phrase.to_ascii_lowercase().contains("communicate") {
+        return vec![];
+    }
+    vec![adj(
+        Category::DriverNotLoaded,
+        6.0,
+        format!("the text says \"{phrase}\": the kernel module is not loaded or not reachable"),
+    )]
+}
+
+/// The user says the failure came after a suspend, hibernation or resume: the nvidia_uvm module
+/// (and on laptops the discrete GPU itself) is often unusable until reloaded or the machine is
+/// restarted (https://github.com/ollama/ollama/issues/2227, https://github.com/seerge/g-helper/issues/2254).
+/// CUDA's initialisation error has its own rule ([`init_failure_with_hmm_driver`]).
+pub fn suspend_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id == "cuda-initialization-error" || !has(input, Category::DriverNotLoaded) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.suspend_in_log.as_deref() else { return vec![] };
+    vec![adj(
+        Category::DriverNotLoaded,
+        3.0,
+        format!("the text says \"{phrase}\": after a suspend or resume the GPU's driver modules are often unusable until reloaded"),
+    )]
+}
+
 /// PyTorch's own "cuDNN error: CUDNN_STATUS_NOT_INITIALIZED": its CUDA wheels bring their own
 /// cuDNN, so the threads are fixed by installing the PyTorch build for the CUDA at hand
 /// (https://github.com/Turoad/CLRNet/issues/24: torch 1.8.0+cu111, https://github.com/haotian-liu/LLaVA/issues/458:
@@ -3370,6 +3410,24 @@ mod tests {
         let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
         let e = crate::explain::explain(&result, None).into_iter().next().expect("a known error");
         e.causes.iter().map(|c| c.category).collect()
+    }
+
+    #[test]
+    fn a_driver_kept_from_loading_or_a_suspend_points_at_the_module_whatever_failed() {
+        // vLLM's platform detection alone is its package set; with Secure Boot named, the module.
+        let vllm = "RuntimeError: Failed to infer device type";
+        assert_eq!(top(vllm).1, Category::Other);
+        let blocked =
+            format!("{vllm}\nmokutil --sb-state says SecureBoot enabled, lsmod | grep nvidia is empty");
+        assert_eq!(top(&blocked), ("vllm-no-platform".into(), Category::DriverNotLoaded));
+        // nouveau on the host counts inside Kubernetes too; "couldn't communicate" there does not.
+        let k8s = "the k8s driver daemonset pod fails, dmesg shows nouveau errors\nRuntimeError: Failed to infer device type";
+        assert_eq!(top(k8s).1, Category::DriverNotLoaded);
+        let docker = "docker run --gpus all img\nRuntimeError: Failed to infer device type\nNVIDIA-SMI couldn't communicate with the NVIDIA driver";
+        assert_ne!(top(docker).1, Category::DriverNotLoaded);
+        let woke = "RuntimeError: Failed to infer device type\nit only happens after the laptop resumed from hibernation";
+        let at = |t: &str| causes(t).iter().position(|&c| c == Category::DriverNotLoaded).unwrap();
+        assert!(at(woke) < at(vllm), "{:?}", causes(woke));
     }
 
     #[test]
