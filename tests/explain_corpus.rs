@@ -127,7 +127,8 @@ fn reports_held_out_of_the_corpus_measure_what_it_cannot() {
         let got = explain::explain(&result, None).first().and_then(|e| e.causes.first().map(|k| k.category));
         if got.is_some_and(|k| k.name() == c.category) {
             right += 1;
-        } else {
+        } else if std::env::var_os("HELDOUT_MISSES").is_some() {
+            // Hidden unless asked: whoever writes rules should not be shown these reports.
             eprintln!("  held-out miss: {name}: expected {}, got {got:?}", c.category);
         }
     }
