@@ -144,7 +144,7 @@ pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
         // The keyword's best occurrence: the first on an error line, else the first.
         let mut best: Option<(usize, &str, bool)> = None;
         for m in k.re.find_iter(text) {
-            let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+            let start = line_start(text, m.start());
             let end = text[m.end()..].find('\n').map_or(text.len(), |i| m.end() + i);
             let on_error_line = table.error_line.is_match(&text[start..end]);
             if best.is_none() {
@@ -202,7 +202,7 @@ pub fn explain_unrecognised(
     if votes.is_empty() && !pasted {
         return None;
     }
-    let by_words = if pasted || !votes.is_empty() { model.rank(text) } else { Vec::new() };
+    let by_words = model.rank(text);
     let vote_total: f64 = votes.iter().map(|v| v.score).sum();
     // Each category's share: the model's and the vote's, blended (either alone when the other is silent).
     let mut shares: Vec<(Category, f64)> = Vec::new();
@@ -249,12 +249,10 @@ pub fn explain_unrecognised(
         .or_else(|| {
             let w = by_words.iter().find(|v| v.category == top.0)?.words.first()?;
             let at = text.to_ascii_lowercase().find(w.as_str())?;
-            Some(text[..at].rfind('\n').map_or(0, |i| i + 1))
+            Some(line_start(text, at))
         })
         .or_else(|| votes.first().map(|v| v.line_start))
-        .or_else(|| {
-            keywords.error_line.find(text).map(|m| text[..m.start()].rfind('\n').map_or(0, |i| i + 1))
-        })
+        .or_else(|| keywords.error_line.find(text).map(|m| line_start(text, m.start())))
         .unwrap_or(0);
     let sig = Signature {
         id: UNRECOGNISED.into(),
@@ -300,6 +298,11 @@ pub fn explain_unrecognised(
         facts_not_used,
         source: sig.source,
     })
+}
+
+/// Byte offset of the start of the line that holds byte `at`.
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |i| i + 1)
 }
 
 fn quoted(words: &[String]) -> String {

@@ -245,7 +245,7 @@ impl WordModel {
             match name {
                 "@reports" => model.reports = n,
                 "@occurrences" => model.occurrences = n,
-                w if words(w).len() == 1 && words(w).contains(w) => {
+                w if words(w).into_iter().eq([w.to_string()]) => {
                     model.counts.insert(w.to_string(), n);
                 }
                 _ => return Err(err("not a word")),
