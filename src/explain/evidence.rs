@@ -107,6 +107,10 @@ pub struct LogEvidence {
     /// a `.dll`, a `win_amd64` wheel).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows_in_log: Option<String>,
+    /// The text is written for readers, not printed by a program: a Markdown heading, a code fence,
+    /// a bold template label (`**Describe the bug**`) or an image link, as in an issue on a tracker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_report: Option<String>,
     /// The log shows Google Colab, whose runtime comes with one CUDA release installed (`colab`,
     /// `Google Colab`, `/usr/local/lib/python3.x/dist-packages/google/colab`): the marker.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -292,6 +296,7 @@ struct Patterns {
     wsl: Regex,
     wsl1: Regex,
     windows: Regex,
+    written_report: Regex,
     colab: Regex,
     torch_extension: Regex,
     dll_loading: Regex,
@@ -401,6 +406,11 @@ fn patterns() -> &'static Patterns {
             // path there (`WindowsPath('C:/...')`) and the user saying so ("I am using Windows").
             windows: re(
                 r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b|\[WinError \d+\]|\b\w[\w.-]*\.[Dd][Ll][Ll]\b|\bwin_amd64\b|\bWindowsPath\(|(?i:\b(?:i am|i'm|im) (?:using|on|running) (?:a )?windows\b)",
+            ),
+            // Markdown a person writes in an issue: `## Environment`, a ``` fence, `**To Reproduce**`,
+            // a pasted screenshot. Not one `#` (a root shell's prompt, a comment in a script).
+            written_report: re(
+                r"(?m)^[ \t]*(?:#{2,4}[ \t]+\S|```|\*\*[A-Z][^*\n]{2,40}\*\*|!\[[^\]\n]*\]\(https?://)",
             ),
             torch_extension: re(
                 r"(?i)\bcpp_extension\b|\b(?:CUDA|Cpp)Extension\b|\bBuildExtension\b|\b(?:cuda|c\+\+|cpp) extensions? (?:for|of) pytorch\b|\bpytorch (?:cuda|c\+\+|cpp) extension\b",
@@ -752,6 +762,7 @@ pub fn extract(
     ev.wsl_in_log = found(&p.wsl);
     ev.wsl1_in_log = found(&p.wsl1).map(|m| m.trim_end_matches(|c: char| !c.is_alphanumeric()).to_string());
     ev.windows_in_log = found(&p.windows);
+    ev.written_report = found(&p.written_report).map(|m| m.trim().to_string());
     ev.colab_in_log = found(&p.colab);
     ev.torch_extension_in_log = found(&p.torch_extension);
     ev.exclusive_compute_mode = found(&p.exclusive);
@@ -938,6 +949,9 @@ pub fn add_setup_from_trailer(ev: &mut LogEvidence, end: &LogEvidence) {
     }
     if ev.cudnn_in_log.is_empty() {
         ev.cudnn_in_log = end.cudnn_in_log.clone();
+    }
+    if ev.written_report.is_none() {
+        ev.written_report = end.written_report.clone();
     }
 }
 

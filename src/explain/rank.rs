@@ -1108,6 +1108,12 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let kinds: Vec<Container> =
         report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect();
     if kinds.is_empty() {
+        // A log that shows a container, read on a machine that is none, came from a container this
+        // host started (`docker run … 2>&1 | cudoctor explain -`) or from another machine: that
+        // this host is no container says nothing about it, and `container_in_log` weighs the log.
+        if input.evidence.container_in_log.is_some() {
+            return vec![];
+        }
         return vec![adj(Category::ContainerRuntime, 0.3, "this is not a container")];
     }
     if report.driver.device_nodes.is_empty() {
@@ -1160,13 +1166,13 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 }
 
 /// The log shows the program ran in a Docker container (a `docker run` line, a container prompt):
-/// for an error the container can explain, the container. With a machine's facts, `containers`
-/// decides instead. Not for a text no signature matched: there the container's words have already
+/// for an error the container can explain, the container. When this machine is itself a
+/// container, `containers` decides instead (its device nodes are facts; the log's words are not). Not for a text no signature matched: there the container's words have already
 /// voted, and in Docker and Kubernetes reports they are everywhere whatever failed (a driver
 /// install that nouveau blocks, https://github.com/NVIDIA/k8s-driver-manager/issues/37), so they
 /// must not count twice.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some()
+    if input.report.is_some_and(|r| r.host.containers.iter().any(|c| c.value != Container::Wsl2))
         || input.signature.container_message
         || input.signature.id == super::fallback::UNRECOGNISED
         || !has(input, Category::ContainerRuntime)
@@ -3386,6 +3392,23 @@ mod tests {
         assert_eq!(first("_ZN3c104cuda9SetDeviceEi"), Category::Other);
         // A CUDA library function is not a PyTorch symbol.
         assert_eq!(first("cublasLtGetStatusString"), Category::CudaRuntimeMismatch);
+    }
+
+    #[test]
+    fn a_container_in_the_log_counts_on_a_host_that_is_none() {
+        // `docker run … 2>&1 | cudoctor explain -` on the host: the host is no container, the
+        // failing program was in one. That the host is none must not argue against the runtime.
+        let t = table();
+        let sig = t.by_id("nvidia-smi-no-driver").unwrap();
+        let host = crate::report::Report::new("/", true);
+        let docker = LogEvidence { container_in_log: Some("docker run".into()), ..LogEvidence::default() };
+        let ranked = rank(sig, &docker, Some(&host), &BTreeSet::new(), t);
+        assert_eq!(ranked[0].category, Category::ContainerRuntime);
+        assert!(ranked.iter().all(|c| c.against.iter().all(|a| !a.contains("not a container"))));
+        // Without a container in the log, the host being none still counts against the runtime.
+        let ranked = rank(sig, &LogEvidence::default(), Some(&host), &BTreeSet::new(), t);
+        let runtime = ranked.iter().find(|c| c.category == Category::ContainerRuntime).unwrap();
+        assert!(runtime.against.iter().any(|a| a.contains("not a container")), "{:?}", runtime.against);
     }
 
     #[test]
