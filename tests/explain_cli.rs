@@ -272,3 +272,20 @@ fn a_cuda_torch_does_not_argue_against_a_cpu_torchvision() {
     assert_eq!(top["category"], "cpu_only_build", "{top}");
     assert!(!v.to_string().contains("is built with CUDA"), "{v}");
 }
+
+#[test]
+fn a_mistyped_log_file_is_an_error_not_a_message_with_no_known_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("trian.log");
+    let out = cudoctor(&["explain", "--no-check", missing.to_str().unwrap()], None);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no such file") && err.contains("trian.log"), "{err}");
+    let out = cudoctor(&["explain", "--no-check", dir.path().to_str().unwrap()], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
+    // A one-word message is still a message.
+    let v =
+        json(&cudoctor(&["explain", "--no-check", "--format", "json", "CUDNN_STATUS_NOT_INITIALIZED"], None));
+    assert_eq!(v["errors"][0]["signature"], "cudnn-not-initialized");
+}

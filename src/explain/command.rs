@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The error message itself, a log file (plain or .gz), or `-` for standard input (the
-    /// default when nothing is given).
+    /// default when nothing is given). One word that reads as a path (`./run.log`, `/tmp/x.txt`)
+    /// and does not exist is an error, not a message.
     #[arg(value_name = "TEXT|FILE|-")]
     pub input: Option<String>,
 
@@ -48,6 +49,24 @@ fn resolve_source(input: Option<&str>) -> Source {
     }
 }
 
+/// An argument meant as a file that is not one: a directory, or one word that reads as a path
+/// (`./train.log`, `~/logs/run.txt`, `/tmp/out.err`, `run.log.gz`) and does not exist. Explaining
+/// it as a message would answer "no known error" for a typo in the file name.
+fn not_a_file(arg: &str) -> Option<String> {
+    if arg.contains(char::is_whitespace) || arg.len() >= 4096 {
+        return None;
+    }
+    let path = Path::new(arg);
+    if path.is_dir() {
+        return Some(format!("{arg} is a directory: give a log file inside it, or `-` for standard input"));
+    }
+    let rooted = ["/", "./", "../", "~/"].iter().any(|p| arg.starts_with(p));
+    let named = [".log", ".txt", ".out", ".err", ".gz"].iter().any(|e| arg.to_ascii_lowercase().ends_with(e));
+    (!path.exists() && (rooted || named)).then(|| {
+        format!("no such file: {arg} (to explain a message rather than a file, pass its text: quote it)")
+    })
+}
+
 /// Wraps a reader so that gzip input is decompressed (detected by its magic bytes).
 fn maybe_gunzip<'a>(mut reader: impl Read + 'a) -> io::Result<Box<dyn Read + 'a>> {
     let mut head = [0u8; 2];
@@ -76,6 +95,9 @@ fn load_report(path: &Path) -> Result<Report> {
 
 /// Runs `cudoctor explain`.
 pub fn run_explain(args: &ExplainArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(problem) = args.input.as_deref().and_then(not_a_file) {
+        anyhow::bail!(problem);
+    }
     let source = resolve_source(args.input.as_deref());
     let (report, facts) = if args.no_check {
         (None, "the message alone (--no-check)".to_string())
@@ -152,5 +174,17 @@ mod tests {
         assert!(matches!(resolve_source(Some("-")), Source::Stdin));
         assert!(matches!(resolve_source(Some("CUDNN_STATUS_INTERNAL_ERROR")), Source::Text(_)));
         assert!(matches!(resolve_source(Some("Cargo.toml")), Source::File(_)));
+    }
+
+    #[test]
+    fn a_missing_file_or_a_directory_is_not_explained_as_a_message() {
+        for arg in ["./trian.log", "/tmp/no/such/run.txt", "train.log.gz", "~/logs/x", "RUN.LOG"] {
+            assert!(not_a_file(arg).is_some_and(|p| p.contains("no such file")), "{arg}");
+        }
+        assert!(not_a_file("src").is_some_and(|p| p.contains("directory")));
+        // Messages, also one-word ones, and files that exist, go on.
+        for arg in ["CUDNN_STATUS_INTERNAL_ERROR", "libcudart.so.11.0", "Cargo.toml", "a /b c.log", "-"] {
+            assert_eq!(not_a_file(arg), None, "{arg}");
+        }
     }
 }
