@@ -150,6 +150,23 @@ fn an_ampere_gpu_with_cudnn_7_puts_arch_unsupported_first() {
 }
 
 #[test]
+fn an_architecture_the_toolkit_dropped_is_not_argued_away_by_this_machine_s_supported_gpu() {
+    // `compute_35` asked of a CUDA 12+ nvcc on an H200: this GPU being supported is beside the
+    // point; the same machine's support still counts against an error about its own GPU.
+    let mut r = machine();
+    r.gpus.devices.push(gpu("NVIDIA H200", (9, 0), 143_771, 0, vec![]));
+    r.frameworks.push(torch("2.11.0", "13.0", "9.19.0"));
+    let supported = |e: &Explanation| {
+        let arch = e.causes.iter().find(|c| c.category == Category::ArchUnsupported).unwrap();
+        arch.against.iter().any(|a| a.contains("releases support the NVIDIA H200"))
+    };
+    let dropped = explain_with("nvcc fatal   : Unsupported gpu architecture 'compute_35'", Some(&r));
+    assert!(!supported(&dropped), "{:#?}", dropped.causes);
+    let own = explain_with("nvcc fatal   : Unsupported gpu architecture 'compute_90'", Some(&r));
+    assert!(supported(&own), "{:#?}", own.causes);
+}
+
+#[test]
 fn the_driver_decides_between_driver_too_old_and_a_runtime_mismatch() {
     let msg = "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version";
     let mut old = machine();

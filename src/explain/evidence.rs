@@ -911,6 +911,10 @@ pub fn extract(
         }
         ev.captured.push((name.clone(), value.clone()));
     }
+    // The architecture a compiler was asked for (`compute_35`, `sm_120a`): not the GPU's own.
+    if key.starts_with("compute_") || key.starts_with("sm_") {
+        ev.captured.push(("arch".into(), key.to_string()));
+    }
     if let Some(c) = p.python.captures(context) {
         let v = match (c.get(2), c.get(4), c.get(5)) {
             (Some(minor), _, _) | (_, Some(minor), _) | (_, _, Some(minor)) => {

@@ -706,7 +706,15 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
             }
         }
     }
-    if checked && all_new_enough {
+    // An architecture the log names that none of these GPUs has (`compute_35` asked of a CUDA 12
+    // nvcc on an H200) is what failed: that this machine's GPUs are supported says nothing of it.
+    let named_arch = input.evidence.captured.iter().find(|(k, _)| k == "arch").and_then(|(_, v)| {
+        let digits = v.strip_prefix("compute_").or_else(|| v.strip_prefix("sm_"))?;
+        ComputeCapability::from_sm_number(digits)
+    });
+    let other_arch =
+        input.evidence.compute_capability.or(named_arch).is_some_and(|cc| !gpus.iter().any(|g| g.cc == cc));
+    if checked && all_new_enough && !other_arch {
         let mut names: Vec<&str> = gpus.iter().map(|g| g.name.as_str()).collect();
         names.dedup();
         out.push(adj(
