@@ -164,6 +164,14 @@ fn an_architecture_the_toolkit_dropped_is_not_argued_away_by_this_machine_s_supp
     assert!(!supported(&dropped), "{:#?}", dropped.causes);
     let own = explain_with("nvcc fatal   : Unsupported gpu architecture 'compute_90'", Some(&r));
     assert!(supported(&own), "{:#?}", own.causes);
+    // Its environment cause is TORCH_CUDA_ARCH_LIST / CUDA_HOME: every GPU being visible is no
+    // argument against it, as it is against a hidden GPU.
+    let visible = |e: &Explanation| {
+        let env = e.causes.iter().find(|c| c.category == Category::EnvVarMisconfig).unwrap();
+        env.against.iter().any(|a| a.contains("CUDA_VISIBLE_DEVICES is not set"))
+    };
+    assert!(!visible(&dropped), "{:#?}", dropped.causes);
+    assert!(visible(&explain_with("RuntimeError: No CUDA GPUs are available", Some(&r))));
 }
 
 #[test]

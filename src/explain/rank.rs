@@ -1051,8 +1051,15 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
         (Some(v), _) => (v, "is set to"),
         (None, Some(v)) => (v.clone(), "is set in the log to"),
         (None, None) => {
+            // Against only an environment cause that is about the variable: a signature whose
+            // environment cause is LD_LIBRARY_PATH, TORCH_CUDA_ARCH_LIST or NCCL's is not argued
+            // with every GPU being visible.
+            let about_visibility = input.signature.causes.iter().any(|c| {
+                c.category == Category::EnvVarMisconfig
+                    && (c.why.contains("CUDA_VISIBLE_DEVICES") || c.fix.contains("CUDA_VISIBLE_DEVICES"))
+            });
             return match input.report {
-                Some(r) if !r.gpus.devices.is_empty() => {
+                Some(r) if !r.gpus.devices.is_empty() && about_visibility => {
                     vec![adj(
                         Category::EnvVarMisconfig,
                         0.7,
@@ -1060,7 +1067,7 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
                     )]
                 }
                 _ => vec![],
-            }
+            };
         }
     };
     let count = input.report.map(|r| r.gpus.devices.len());
