@@ -245,7 +245,6 @@ fn fix_terms(text: &str) -> std::collections::BTreeSet<String> {
         "needs",
         "needed",
         "where",
-        "which",
     ];
     text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '+' | '-')))
         .map(|w| w.trim_matches(|c: char| matches!(c, '.' | '-' | '+')).to_ascii_lowercase())

@@ -39,14 +39,19 @@ enum Source {
     Text(String),
 }
 
-fn resolve_source(input: Option<&str>) -> Source {
-    match input {
+/// What the argument is: standard input, a file, or the message itself; an error for one meant
+/// as a file that is not one ([`not_a_file`]).
+fn resolve_source(input: Option<&str>) -> Result<Source> {
+    Ok(match input {
         None | Some("-") => Source::Stdin,
         Some(s) if !s.contains('\n') && s.len() < 4096 && Path::new(s).is_file() => {
             Source::File(PathBuf::from(s))
         }
-        Some(s) => Source::Text(s.to_string()),
-    }
+        Some(s) => match not_a_file(s) {
+            Some(problem) => anyhow::bail!(problem),
+            None => Source::Text(s.to_string()),
+        },
+    })
 }
 
 /// An argument meant as a file that is not one: a directory, or one word that reads as a path
@@ -95,10 +100,7 @@ fn load_report(path: &Path) -> Result<Report> {
 
 /// Runs `cudoctor explain`.
 pub fn run_explain(args: &ExplainArgs, out: &mut dyn Write) -> Result<()> {
-    if let Some(problem) = args.input.as_deref().and_then(not_a_file) {
-        anyhow::bail!(problem);
-    }
-    let source = resolve_source(args.input.as_deref());
+    let source = resolve_source(args.input.as_deref())?;
     let (report, facts) = if args.no_check {
         (None, "the message alone (--no-check)".to_string())
     } else if let Some(path) = &args.report {
@@ -170,10 +172,11 @@ mod tests {
 
     #[test]
     fn arguments_that_are_not_files_are_messages() {
-        assert!(matches!(resolve_source(None), Source::Stdin));
-        assert!(matches!(resolve_source(Some("-")), Source::Stdin));
-        assert!(matches!(resolve_source(Some("CUDNN_STATUS_INTERNAL_ERROR")), Source::Text(_)));
-        assert!(matches!(resolve_source(Some("Cargo.toml")), Source::File(_)));
+        assert!(matches!(resolve_source(None), Ok(Source::Stdin)));
+        assert!(matches!(resolve_source(Some("-")), Ok(Source::Stdin)));
+        assert!(matches!(resolve_source(Some("CUDNN_STATUS_INTERNAL_ERROR")), Ok(Source::Text(_))));
+        assert!(matches!(resolve_source(Some("Cargo.toml")), Ok(Source::File(_))));
+        assert!(resolve_source(Some("./trian.log")).is_err());
     }
 
     #[test]

@@ -258,6 +258,9 @@ pub struct LogEvidence {
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
+    /// The architecture a compiler was asked for (`compute_35`, `sm_120a`), not the GPU's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked_arch: Option<ComputeCapability>,
 }
 
 struct Patterns {
@@ -911,10 +914,10 @@ pub fn extract(
         }
         ev.captured.push((name.clone(), value.clone()));
     }
-    // The architecture a compiler was asked for (`compute_35`, `sm_120a`): not the GPU's own.
-    if key.starts_with("compute_") || key.starts_with("sm_") {
-        ev.captured.push(("arch".into(), key.to_string()));
-    }
+    ev.asked_arch = key
+        .strip_prefix("compute_")
+        .or_else(|| key.strip_prefix("sm_"))
+        .and_then(ComputeCapability::from_sm_number);
     if let Some(c) = p.python.captures(context) {
         let v = match (c.get(2), c.get(4), c.get(5)) {
             (Some(minor), _, _) | (_, Some(minor), _) | (_, _, Some(minor)) => {

@@ -720,10 +720,7 @@ pub fn explain_with(
         .iter()
         .map(|o| {
             let sig = &t.signatures[o.signature];
-            // The lines before the error come last: what the error's own lines say wins.
-            let context =
-                if o.before.is_empty() { o.context.clone() } else { format!("{}\n{}", o.context, o.before) };
-            let mut ev = evidence::extract(&context, &o.key, &o.groups, o.code, t);
+            let mut ev = evidence::extract(&o.evidence_text(), &o.key, &o.groups, o.code, t);
             evidence::add_setup_from_trailer(&mut ev, &setup);
             let (causes, facts_not_used) = rank_where_the_log_is_from(sig, &ev, report, &seen, t);
             Explanation {

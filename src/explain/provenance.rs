@@ -213,9 +213,7 @@ mod tests {
         let result = scan::scan_bytes(text.as_bytes(), table());
         let o = &result.occurrences[0];
         let sig = &table().signatures[o.signature];
-        // As `explain` reads it: the error's lines, then the lines before it.
-        let context = format!("{}\n{}", o.context, o.before);
-        let ev = crate::explain::evidence::extract(&context, &o.key, &o.groups, o.code, table());
+        let ev = crate::explain::evidence::extract(&o.evidence_text(), &o.key, &o.groups, o.code, table());
         facts_elsewhere(sig, &ev, report)
     }
 

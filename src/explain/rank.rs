@@ -708,12 +708,11 @@ pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     // An architecture the log names that none of these GPUs has (`compute_35` asked of a CUDA 12
     // nvcc on an H200) is what failed: that this machine's GPUs are supported says nothing of it.
-    let named_arch = input.evidence.captured.iter().find(|(k, _)| k == "arch").and_then(|(_, v)| {
-        let digits = v.strip_prefix("compute_").or_else(|| v.strip_prefix("sm_"))?;
-        ComputeCapability::from_sm_number(digits)
-    });
-    let other_arch =
-        input.evidence.compute_capability.or(named_arch).is_some_and(|cc| !gpus.iter().any(|g| g.cc == cc));
+    let other_arch = input
+        .evidence
+        .compute_capability
+        .or(input.evidence.asked_arch)
+        .is_some_and(|cc| !gpus.iter().any(|g| g.cc == cc));
     if checked && all_new_enough && !other_arch {
         let mut names: Vec<&str> = gpus.iter().map(|g| g.name.as_str()).collect();
         names.dedup();
@@ -1114,14 +1113,18 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![]
 }
 
+/// The containers this machine runs in (WSL 2 is not one: its GPU is the Windows driver's).
+fn host_containers(report: &Report) -> Vec<Container> {
+    report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect()
+}
+
 /// Whether this runs in a container, and with GPU device nodes.
 pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::ContainerRuntime) {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
-    let kinds: Vec<Container> =
-        report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect();
+    let kinds = host_containers(report);
     if kinds.is_empty() {
         // A log that shows a container, read on a machine that is none, came from a container this
         // host started (`docker run … 2>&1 | cudoctor explain -`) or from another machine: that
@@ -1182,12 +1185,13 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 
 /// The log shows the program ran in a Docker container (a `docker run` line, a container prompt):
 /// for an error the container can explain, the container. When this machine is itself a
-/// container, `containers` decides instead (its device nodes are facts; the log's words are not). Not for a text no signature matched: there the container's words have already
-/// voted, and in Docker and Kubernetes reports they are everywhere whatever failed (a driver
-/// install that nouveau blocks, https://github.com/NVIDIA/k8s-driver-manager/issues/37), so they
-/// must not count twice.
+/// container, `containers` decides instead (its device nodes are facts; the log's words are not).
+/// Not for a text no signature matched: there the container's words have already voted, and in
+/// Docker and Kubernetes reports they are everywhere whatever failed (a driver install that
+/// nouveau blocks, https://github.com/NVIDIA/k8s-driver-manager/issues/37), so they must not
+/// count twice.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some_and(|r| r.host.containers.iter().any(|c| c.value != Container::Wsl2))
+    if input.report.is_some_and(|r| !host_containers(r).is_empty())
         || input.signature.container_message
         || input.signature.id == super::fallback::UNRECOGNISED
         || !has(input, Category::ContainerRuntime)

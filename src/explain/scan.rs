@@ -57,6 +57,18 @@ pub struct Occurrence {
     pub before: String,
 }
 
+impl Occurrence {
+    /// The text its evidence is read from: its own lines first, then the lines before it (what
+    /// the error's own lines say wins).
+    pub fn evidence_text(&self) -> String {
+        if self.before.is_empty() {
+            self.context.clone()
+        } else {
+            format!("{}\n{}", self.context, self.before)
+        }
+    }
+}
+
 /// Everything found in one input.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScanResult {
