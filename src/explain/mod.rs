@@ -344,7 +344,7 @@ pub struct SignatureTable {
     literals: Vec<String>,
     /// Literal index → signatures using it.
     literal_owners: Vec<Vec<usize>>,
-    regexes: Vec<Option<regex::bytes::Regex>>,
+    regexes: LazyRegexes,
     codes: HashMap<(String, u64), usize>,
     /// The same literals and regexes ignoring ASCII case, built on first use.
     folded: OnceLock<Option<Matcher>>,
@@ -353,7 +353,28 @@ pub struct SignatureTable {
 /// Literals and regexes compiled one way (as written, or ignoring case).
 struct Matcher {
     all: AhoCorasick,
-    regexes: Vec<Option<regex::bytes::Regex>>,
+    regexes: LazyRegexes,
+}
+
+/// The signatures' regexes, each compiled the first time a line holding one of its literals
+/// needs it: a log touches a few signatures, and compiling all of them (twice, for the second
+/// look ignoring case) was most of a short `explain`'s time (~190 of ~250 ms, measured with
+/// `perf` on a one-line input). `SignatureTable::compile_all` compiles them all, for tests.
+struct LazyRegexes {
+    ignore_case: bool,
+    /// Per signature; stays empty for a signature without a regex.
+    cells: Vec<OnceLock<Result<regex::bytes::Regex, regex::Error>>>,
+}
+
+impl LazyRegexes {
+    fn new(signatures: usize, ignore_case: bool) -> LazyRegexes {
+        LazyRegexes { ignore_case, cells: (0..signatures).map(|_| OnceLock::new()).collect() }
+    }
+
+    /// Signature `i`'s compiled `pattern`.
+    fn get(&self, i: usize, pattern: &str) -> Result<&regex::bytes::Regex, &regex::Error> {
+        self.cells[i].get_or_init(|| signature_regex(pattern, self.ignore_case)).as_ref()
+    }
 }
 
 /// One signature matched on one line.
@@ -378,7 +399,6 @@ impl SignatureTable {
         let mut literals: Vec<String> = Vec::new();
         let mut literal_index: HashMap<String, usize> = HashMap::new();
         let mut literal_owners: Vec<Vec<usize>> = Vec::new();
-        let mut regexes = Vec::new();
         let mut codes = HashMap::new();
         let mut ids = BTreeSet::new();
         for (i, sig) in raw.signature.iter().enumerate() {
@@ -400,14 +420,6 @@ impl SignatureTable {
                 });
                 literal_owners[idx].push(i);
             }
-            let re = match &sig.regex {
-                Some(r) => Some(
-                    signature_regex(r, false)
-                        .map_err(|source| TableError::Regex { id: sig.id.clone(), source })?,
-                ),
-                None => None,
-            };
-            regexes.push(re);
             for code in &sig.codes {
                 let (family, n) = code.split_once(':').ok_or_else(|| invalid("code without family"))?;
                 let n: u64 = n.parse().map_err(|_| invalid("code is not a number"))?;
@@ -439,6 +451,7 @@ impl SignatureTable {
             .match_kind(MatchKind::Standard)
             .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(&literals)?;
+        let regexes = LazyRegexes::new(raw.signature.len(), false);
         Ok(SignatureTable {
             signatures: raw.signature,
             gpus: raw.gpu,
@@ -484,31 +497,34 @@ impl SignatureTable {
         self.match_line_in(line, &m.all, &m.regexes)
     }
 
-    /// The case-insensitive matcher: `None` if a regex does not compile ignoring case (the table
-    /// test builds it, so this does not happen with the embedded table).
+    /// The case-insensitive matcher (its regexes compile on first use); `None` if the literal
+    /// automaton cannot be built.
     fn build_folded(&self) -> Option<Matcher> {
         let all = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
             .ascii_case_insensitive(true)
             .build(&self.literals)
             .ok()?;
-        let regexes = self
-            .signatures
-            .iter()
-            .map(|sig| match &sig.regex {
-                Some(r) => signature_regex(r, true).ok().map(Some),
-                None => Some(None),
-            })
-            .collect::<Option<Vec<_>>>()?;
-        Some(Matcher { all, regexes })
+        Some(Matcher { all, regexes: LazyRegexes::new(self.signatures.len(), true) })
     }
 
-    fn match_line_in(
-        &self,
-        line: &[u8],
-        all: &AhoCorasick,
-        regexes: &[Option<regex::bytes::Regex>],
-    ) -> Option<LineMatch> {
+    /// Compiles every regex both ways (as written and ignoring case), which matching does only
+    /// as lines need them: the first that does not compile is the error.
+    pub fn compile_all(&self) -> Result<(), TableError> {
+        let folded = self.folded.get_or_init(|| self.build_folded()).as_ref();
+        for (i, sig) in self.signatures.iter().enumerate() {
+            let Some(pattern) = &sig.regex else { continue };
+            let compiled = [Some(&self.regexes), folded.map(|m| &m.regexes)];
+            for regexes in compiled.into_iter().flatten() {
+                regexes
+                    .get(i, pattern)
+                    .map_err(|e| TableError::Regex { id: sig.id.clone(), source: e.clone() })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn match_line_in(&self, line: &[u8], all: &AhoCorasick, regexes: &LazyRegexes) -> Option<LineMatch> {
         let mut candidates: Vec<usize> = Vec::new();
         for m in all.find_overlapping_iter(line) {
             for &sig in &self.literal_owners[m.pattern().as_usize()] {
@@ -539,15 +555,13 @@ impl SignatureTable {
         Some(best)
     }
 
-    fn try_signature(
-        &self,
-        i: usize,
-        line: &[u8],
-        regexes: &[Option<regex::bytes::Regex>],
-    ) -> Option<LineMatch> {
+    fn try_signature(&self, i: usize, line: &[u8], regexes: &LazyRegexes) -> Option<LineMatch> {
         let mut m =
             LineMatch { signature: i, matched: i, key: String::new(), code: None, groups: Vec::new() };
-        if let Some(re) = &regexes[i] {
+        if let Some(pattern) = &self.signatures[i].regex {
+            // A regex that does not compile matches nothing (`compile_all` is the embedded
+            // table's test).
+            let re = regexes.get(i, pattern).ok()?;
             let caps = re.captures(line)?;
             for name in re.capture_names().flatten() {
                 let Some(value) = caps.name(name) else { continue };
@@ -863,7 +877,7 @@ mod tests {
     fn the_embedded_table_parses_and_uses_only_the_vocabulary() {
         let t = table();
         assert!(t.signatures.len() >= 60);
-        assert!(t.build_folded().is_some(), "every regex also compiles ignoring case");
+        t.compile_all().expect("every regex compiles, as written and ignoring case");
         for sig in &t.signatures {
             assert!(sig.source.starts_with("https://"), "{} has no public source", sig.id);
             let mut categories: Vec<Category> = sig.causes.iter().map(|c| c.category).collect();
