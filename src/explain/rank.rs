@@ -91,6 +91,7 @@ pub const RULES: &[Rule] = &[
     dll_error_without_cudnn,
     missing_library,
     missing_library_vs_cuda_in_log,
+    missing_toolkit_library_by_release,
     missing_library_on_colab,
     missing_cudnn_on_colab,
     missing_cudnn_library,
@@ -1454,6 +1455,52 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
         3.0,
         format!(
             "the program asks for {file} (CUDA {wanted}), and the log says CUDA {have} is what is installed"
+        ),
+    )]
+}
+
+/// A CUDA toolkit library asked for by its release (`libcudart.so.11.0`, `libcublas.so.9.0`,
+/// `libcusolver.so.11`) that the loader did not find, in a text that says nothing more (no CUDA
+/// version, no machine's facts): the program was built for that release, and of the reports of
+/// this message whose cause is known, a build for another CUDA than the installed one outnumbers a
+/// loader path that missed an installed copy about six to one (27 to 4 in
+/// `tests/explain_corpus`: TensorFlow 0.10 built for CUDA 7.5 on CUDA 8,
+/// https://github.com/tensorflow/tensorflow/issues/4664; a conda cudatoolkit 9.2 under a PyTorch
+/// for 9.0, https://github.com/pytorch/pytorch/issues/10910; against an LD_LIBRARY_PATH that
+/// missed the installed copy, https://github.com/leofansq/CPCL/issues/4). TensorFlow's own
+/// "Could not load dynamic library" is not this: it tries every library on every start and
+/// prints them all, found or not in the places it looks (4 to 6 the other way). What the text
+/// says of the installed CUDA decides instead (`missing_library_vs_cuda_in_log`).
+pub fn missing_toolkit_library_by_release(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let ev = input.evidence;
+    if input.report.is_some()
+        || input.signature.id != "loader-cuda-lib-missing"
+        || ev.cuda_in_log.is_some()
+        || !has(input, Category::CudaRuntimeMismatch)
+    {
+        return vec![];
+    }
+    let Some(file) = ev.library.as_deref() else { return vec![] };
+    let toolkit = matches!(
+        library_kind(file),
+        Some(
+            LibraryKind::Cudart
+                | LibraryKind::Cublas
+                | LibraryKind::CublasLt
+                | LibraryKind::Cufft
+                | LibraryKind::Curand
+                | LibraryKind::Cusolver
+                | LibraryKind::Cusparse
+        )
+    );
+    if !toolkit || so_major(file).is_none() {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        1.6,
+        format!(
+            "{file} names the CUDA release the program was built for, and the text names no CUDA installed"
         ),
     )]
 }
@@ -3510,8 +3557,16 @@ mod tests {
         let colab = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n\
                      when running the google colab demo";
         assert_eq!(top(colab), ("loader-cuda-lib-missing".into(), Category::CudaRuntimeMismatch));
+        // Alone, a toolkit library asked for by its release is most often a build for another CUDA;
+        // with the same CUDA said to be installed, a loader path that misses it; a library that is
+        // not the toolkit's (TensorRT's) is not installed or not on the path.
         let plain = "OSError: libcudart.so.10.1: cannot open shared object file: No such file or directory";
-        assert_eq!(top(plain), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
+        assert_eq!(top(plain), ("loader-cuda-lib-missing".into(), Category::CudaRuntimeMismatch));
+        let installed = format!("I have CUDA 10.1 installed\n{plain}");
+        assert_eq!(top(&installed), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
+        let tensorrt =
+            "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory";
+        assert_eq!(top(tensorrt), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
         // A CUDA image, shown by the LD_LIBRARY_PATH NVIDIA's images set, is one CUDA release too.
         let image = "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic \
                      library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: \
@@ -3520,6 +3575,26 @@ mod tests {
         let no_image =
             image.replace("/usr/local/nvidia/lib:/usr/local/nvidia/lib64", "/usr/local/cuda/lib64");
         assert_eq!(top(&no_image).1, Category::LibraryNotFound);
+    }
+
+    #[test]
+    fn messages_in_their_own_words_are_recognised() {
+        // PyTorch's THC named cuBLAS statuses in words (THCGeneral.cpp).
+        let thc = "RuntimeError: cublas runtime error : resource allocation failed at /pytorch/aten/src/THC/THCGeneral.cpp:250";
+        assert_eq!(top(thc), ("cublas-alloc-failed".into(), Category::Oom));
+        let invalid = "RuntimeError: cublas runtime error : an invalid numeric value was used as an argument at /pytorch/aten/src/THC/THCBlas.cu:120";
+        assert_eq!(top(invalid).0, "cublas-invalid-value");
+        // nvidia-docker 1.0 said what nvidia-container-cli says as an unsatisfied condition.
+        let docker1 =
+            "nvidia-docker | 2017/11/21 00:48:39 Error: unsupported CUDA version: driver 8.0 < image 9.0.176";
+        assert_eq!(top(docker1), ("container-cli-requirement".into(), Category::DriverTooOld));
+        let shm = "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).";
+        assert_eq!(top(shm), ("torch-dataloader-shm".into(), Category::ContainerRuntime));
+        let adapter = "[    3.824916] NVRM: GPU 0000:04:00.0: RmInitAdapter failed! (0x63:0x0:1905)";
+        assert_eq!(top(adapter), ("nvrm-rminitadapter-failed".into(), Category::DriverNotLoaded));
+        let gsp =
+            "[ 7253.163112] NVRM: _kgspRpcRecvPoll: Timeout waiting for RPC from GSP! Expected function 76";
+        assert_eq!(top(gsp), ("nvrm-gsp-timeout".into(), Category::Other));
     }
 
     #[test]
