@@ -249,3 +249,29 @@ fn another_major_installed_is_named_once_per_directory() {
         "{fact}"
     );
 }
+
+#[test]
+fn a_loaded_kernel_module_argues_only_against_messages_it_did_not_print() {
+    // "RmInitAdapter failed" is printed by the loaded module itself: that it is loaded is no
+    // argument against a module that does not drive the GPU (the open module on a GeForce it does
+    // not support). "Couldn't communicate with the NVIDIA driver" is the message a missing module
+    // gives: there, a loaded module counts against that cause.
+    let mut r = machine();
+    r.gpus.devices.push(gpu("NVIDIA H200", (9, 0), 143_771, 0, vec![]));
+    r.driver.kernel_module = Some(cudoctor::report::KernelModule {
+        version: Fact::new("580.95.05".parse().unwrap(), Evidence::file("/sys/module/nvidia/version")),
+        flavour: cudoctor::report::ModuleFlavour::Open,
+    });
+    let loaded_against = |e: &Explanation| {
+        let cause = e.causes.iter().find(|c| c.category == Category::DriverNotLoaded).unwrap();
+        cause.against.iter().any(|a| a.contains("kernel module 580.95.05 is loaded"))
+    };
+    let adapter = explain_with("NVRM: GPU 0000:04:00.0: RmInitAdapter failed! (0x63:0x0:1905)", Some(&r));
+    assert_eq!(adapter.causes[0].category, Category::DriverNotLoaded, "{:#?}", adapter.causes);
+    assert!(!loaded_against(&adapter));
+    let smi = explain_with(
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+        Some(&r),
+    );
+    assert!(loaded_against(&smi), "{:#?}", smi.causes);
+}

@@ -274,6 +274,7 @@ pub fn explain_unrecognised(
         warning: false,
         wrapper: false,
         container_message: false,
+        kernel_module_message: false,
         causes,
     };
     let line_text = text[line_start..].lines().next().unwrap_or("").to_string();

@@ -181,6 +181,10 @@ pub struct Signature {
     /// shows a container says nothing about which of its causes it is.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub container_message: bool,
+    /// A message the loaded NVIDIA kernel module prints (an `NVRM:` line): that the module is
+    /// loaded is no fact against a driver that does not drive the GPU.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kernel_module_message: bool,
     /// Candidate causes.
     pub causes: Vec<Cause>,
 }

@@ -906,7 +906,7 @@ pub fn driver_module_vs_libraries(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// Whether the NVIDIA kernel module is loaded.
 pub fn driver_loaded(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if !has(input, Category::DriverNotLoaded) {
+    if !has(input, Category::DriverNotLoaded) || input.signature.kernel_module_message {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
