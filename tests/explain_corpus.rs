@@ -122,8 +122,9 @@ fn reports_held_out_of_the_corpus_measure_what_it_cannot() {
     // tests/explain_heldout: 240 reports collected by people who never ran cudoctor, scored before
     // anything was changed for them, and kept out of the corpus, the word model and the rules
     // (see its README). The corpus is what the rules were written against; this is the rate on
-    // reports they were not. The set of 2026-11-30 (rounds AA-AL) scored 137/240 when collected;
-    // the previous one (I-Z, now in the corpus) 138/240.
+    // reports they were not. The set of 2026-11-30 (rounds AA-AL) scored 137/240 when collected,
+    // the 59 of rounds AM-AT (the search budget ran out at 59 of 160) 29/59; the previous set
+    // (I-Z, now in the corpus) 138/240.
     let cases = load_from("tests/explain_heldout");
     let mut right = 0;
     for (name, c) in &cases {
@@ -137,7 +138,7 @@ fn reports_held_out_of_the_corpus_measure_what_it_cannot() {
         }
     }
     eprintln!("held out: {right}/{} right ({:.0}%)", cases.len(), 100.0 * right as f64 / cases.len() as f64);
-    assert!(cases.len() >= 240 && right * 100 >= cases.len() * 55, "held out: only {right}/{}", cases.len());
+    assert!(cases.len() >= 299 && right * 100 >= cases.len() * 55, "held out: only {right}/{}", cases.len());
 }
 
 /// `cudoctor check` of a fixture machine, as the report `explain --report` reads.
