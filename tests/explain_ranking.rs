@@ -275,3 +275,25 @@ fn a_loaded_kernel_module_argues_only_against_messages_it_did_not_print() {
     );
     assert!(loaded_against(&smi), "{:#?}", smi.causes);
 }
+
+#[test]
+fn cuda_visible_devices_argues_only_for_causes_about_it() {
+    // CUDA_VISIBLE_DEVICES="" hides every GPU: that settles "No CUDA GPUs are available", whose
+    // environment cause is that variable, and says nothing of a missing library, whose
+    // environment cause is LD_LIBRARY_PATH.
+    let mut r = machine();
+    r.gpus.devices.push(gpu("NVIDIA H200", (9, 0), 143_771, 0, vec![]));
+    r.gpus.cuda_visible_devices = Some(String::new());
+    let named = |e: &Explanation| {
+        let env = e.causes.iter().find(|c| c.category == Category::EnvVarMisconfig).unwrap();
+        env.facts.iter().chain(&env.against).any(|f| f.contains("CUDA_VISIBLE_DEVICES"))
+    };
+    let hidden = explain_with("RuntimeError: No CUDA GPUs are available", Some(&r));
+    assert_eq!(hidden.causes[0].category, Category::EnvVarMisconfig, "{:#?}", hidden.causes);
+    assert!(named(&hidden));
+    let missing = explain_with(
+        "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+        Some(&r),
+    );
+    assert!(!named(&missing), "{:#?}", missing.causes);
+}

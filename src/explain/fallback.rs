@@ -181,6 +181,9 @@ pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
     votes
 }
 
+/// The variable that hides or shows GPUs to CUDA.
+const VISIBLE: &str = "CUDA_VISIBLE_DEVICES";
+
 /// The explanation of a text in which no signature matched. Its causes come from the text's
 /// words: the word model trained on the corpus ([`words::WordModel`]) blended with the keyword
 /// vote, then ranked by the same rules as a known message. It answers when the vote found words,
@@ -237,7 +240,11 @@ pub fn explain_unrecognised(
             }
             let why =
                 if said.is_empty() { c.why.clone() } else { format!("{} (words: {})", c.why, quoted(&said)) };
-            Some(Cause { category, weight: share, why, fix: c.fix.clone() })
+            // The environment cause is about the variables the text names; the one the
+            // ranking reads is CUDA_VISIBLE_DEVICES.
+            let variable = (category == Category::EnvVarMisconfig && text.contains(VISIBLE))
+                .then(|| VISIBLE.to_string());
+            Some(Cause { category, weight: share, why, fix: c.fix.clone(), variable })
         })
         .collect();
     // The line shown: the vote's strongest word's for the top category, else the first line with

@@ -140,6 +140,10 @@ pub struct Cause {
     pub why: String,
     /// What to do.
     pub fix: String,
+    /// The environment variable an `env_var_misconfig` cause is about (`CUDA_VISIBLE_DEVICES`):
+    /// what the machine or the log says of that variable argues for or against this cause only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variable: Option<String>,
 }
 
 /// A known error message.

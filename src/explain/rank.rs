@@ -1043,7 +1043,13 @@ pub fn cuda_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// CUDA_VISIBLE_DEVICES against the GPUs present.
 pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if !has(input, Category::EnvVarMisconfig) {
+    // Only an environment cause about the variable is argued, for or against: a signature whose
+    // environment cause is LD_LIBRARY_PATH, TORCH_CUDA_ARCH_LIST or NCCL's is not argued with every
+    // GPU being visible, nor with none being.
+    let about_visibility = input.signature.causes.iter().any(|c| {
+        c.category == Category::EnvVarMisconfig && c.variable.as_deref() == Some("CUDA_VISIBLE_DEVICES")
+    });
+    if !about_visibility {
         return vec![];
     }
     let from_report = input.report.and_then(|r| r.gpus.cuda_visible_devices.clone());
@@ -1051,15 +1057,8 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
         (Some(v), _) => (v, "is set to"),
         (None, Some(v)) => (v.clone(), "is set in the log to"),
         (None, None) => {
-            // Against only an environment cause that is about the variable: a signature whose
-            // environment cause is LD_LIBRARY_PATH, TORCH_CUDA_ARCH_LIST or NCCL's is not argued
-            // with every GPU being visible.
-            let about_visibility = input.signature.causes.iter().any(|c| {
-                c.category == Category::EnvVarMisconfig
-                    && (c.why.contains("CUDA_VISIBLE_DEVICES") || c.fix.contains("CUDA_VISIBLE_DEVICES"))
-            });
             return match input.report {
-                Some(r) if !r.gpus.devices.is_empty() && about_visibility => {
+                Some(r) if !r.gpus.devices.is_empty() => {
                     vec![adj(
                         Category::EnvVarMisconfig,
                         0.7,
