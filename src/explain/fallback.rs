@@ -244,7 +244,7 @@ pub fn explain_unrecognised(
             // ranking reads is CUDA_VISIBLE_DEVICES.
             let variable = (category == Category::EnvVarMisconfig && text.contains(VISIBLE))
                 .then(|| VISIBLE.to_string());
-            Some(Cause { category, weight: share, why, fix: c.fix.clone(), variable })
+            Some(Cause { category, weight: share, why, fix: c.fix.clone(), variable, kind: None })
         })
         .collect();
     // The line shown: the vote's strongest word's for the top category, else the first line with

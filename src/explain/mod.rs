@@ -144,6 +144,22 @@ pub struct Cause {
     /// what the machine or the log says of that variable argues for or against this cause only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variable: Option<String>,
+    /// What the cause is, where a ranking rule needs more than its category to tell it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<CauseKind>,
+}
+
+/// Causes a ranking rule looks for by what they are (their category is `other` for the first
+/// two, and a category covers more than one such cause).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CauseKind {
+    /// The machine (or what the program can reach) has no usable NVIDIA GPU.
+    NoGpu,
+    /// A bug in the framework or a vendor library, fixed by another release.
+    LibraryBug,
+    /// The GPU is in an exclusive or prohibited compute mode, held by another process.
+    ExclusiveComputeMode,
 }
 
 /// A known error message.

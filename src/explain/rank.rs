@@ -4,7 +4,7 @@
 //! every adjustment to its category, normalised over the signature's causes. Without a report
 //! (`--no-check`) only the log's own evidence moves the priors.
 
-use super::{Category, LogEvidence, Signature, SignatureTable};
+use super::{Category, CauseKind, LogEvidence, Signature, SignatureTable};
 use crate::report::{Container, Framework, FrameworkKind, LibraryKind, Report};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use serde::Serialize;
@@ -1809,11 +1809,7 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// framework or a vendor library" (filed as `other`), that bug before the user's indices.
 pub fn library_kernel_fault(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(marker) = input.evidence.library_kernel.as_deref() else { return vec![] };
-    let library_bug = input
-        .signature
-        .causes
-        .iter()
-        .any(|c| c.category == Category::Other && c.why.to_lowercase().contains("bug in the framework"));
+    let library_bug = input.signature.causes.iter().any(|c| c.kind == Some(CauseKind::LibraryBug));
     if !library_bug || !has(input, Category::UserCodeBug) {
         return vec![];
     }
@@ -1859,13 +1855,10 @@ pub fn pip_torch_import_missing_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> 
     out
 }
 
-/// The cause of `signature` that a machine or runtime without a usable NVIDIA GPU explains: the one
-/// whose text says "no NVIDIA GPU" (filed as `other`).
+/// The cause of `signature` that a machine or runtime without a usable NVIDIA GPU explains (filed
+/// as `other`).
 fn no_gpu_cause<'a>(input: &RuleInput<'a>) -> Option<&'a crate::explain::Cause> {
-    input.signature.causes.iter().find(|c| {
-        let why = c.why.to_lowercase();
-        why.contains("no nvidia gpu") || why.contains("without an nvidia gpu")
-    })
+    input.signature.causes.iter().find(|c| c.kind == Some(CauseKind::NoGpu))
 }
 
 /// The log shows WSL 1 (a `4.4.0-<build>-Microsoft` kernel): WSL 1 does not expose the Windows
@@ -2456,7 +2449,7 @@ pub fn compute_mode_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         .signature
         .causes
         .iter()
-        .find(|c| c.why.to_lowercase().contains("exclusive"))
+        .find(|c| c.kind == Some(CauseKind::ExclusiveComputeMode))
         .map(|c| c.category)
     else {
         return vec![];
