@@ -240,10 +240,14 @@ pub struct LogEvidence {
     /// screen, a "faulty device": the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hardware_hint: Option<String>,
-    /// The text shows the kernel driver kept from loading or unreachable: Secure Boot, a module
-    /// key rejected, nouveau, "couldn't communicate with the NVIDIA driver": the phrase as written.
+    /// The text shows the kernel driver kept from loading: Secure Boot, a module key rejected,
+    /// kernel lockdown, nouveau: the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub driver_blocked: Option<String>,
+    /// The text says the driver could not be reached ("couldn't communicate with the NVIDIA
+    /// driver"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver_unreachable: Option<String>,
     /// The failing call is PyTorch's cuDNN recurrent layer (`self.lstm(`, `nn.GRU`, a
     /// `torch/nn/modules/rnn.py` frame): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -325,6 +329,7 @@ struct Patterns {
     suspend: Regex,
     hardware_hint: Regex,
     driver_blocked: Regex,
+    driver_unreachable: Regex,
     rnn: Regex,
     python_import: Regex,
     reboot: Regex,
@@ -511,8 +516,9 @@ fn patterns() -> &'static Patterns {
             // nvidia-smi's words for a driver it cannot reach, and what keeps a module from loading
             // (https://github.com/NVIDIA/gpu-driver-container/issues/44, https://github.com/Start9Labs/start-os/issues/3702).
             driver_blocked: re(
-                r"(?i)secure ?boot|key was rejected by service|couldn.t communicate with the nvidia driver|lockdown|mokutil|\bnouveau\b",
+                r"(?i)secure ?boot|key was rejected by service|lockdown|mokutil|\bnouveau\b",
             ),
+            driver_unreachable: re(r"(?i)couldn.t communicate with the nvidia driver"),
             rnn: re(r"(?i)\bnn\.(?:lstm|gru|rnn)\b|\bself\.(?:lstm|gru|rnn)\b|\bnn[/\\]modules[/\\]rnn\.py\b|\b_cudnn_rnn\b"),
             suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
             fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
@@ -814,6 +820,7 @@ pub fn extract(
     ev.suspend_in_log = found(&p.suspend);
     ev.hardware_hint = found(&p.hardware_hint);
     ev.driver_blocked = found(&p.driver_blocked);
+    ev.driver_unreachable = found(&p.driver_unreachable);
     ev.rnn_in_log = found(&p.rnn);
     ev.python_import =
         found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());

@@ -2939,10 +2939,9 @@ pub fn driver_blocked_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::DriverNotLoaded) {
         return vec![];
     }
-    let Some(phrase) = input.evidence.driver_blocked.as_deref() else { return vec![] };
-    if input.evidence.container_in_log.is_some() && phrase.to_ascii_lowercase().contains("communicate") {
-        return vec![];
-    }
+    let ev = input.evidence;
+    let unreachable = ev.driver_unreachable.as_deref().filter(|_| ev.container_in_log.is_none());
+    let Some(phrase) = ev.driver_blocked.as_deref().or(unreachable) else { return vec![] };
     vec![adj(
         Category::DriverNotLoaded,
         6.0,
