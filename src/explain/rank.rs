@@ -3586,6 +3586,22 @@ mod tests {
         let gsp =
             "[ 7253.163112] NVRM: _kgspRpcRecvPoll: Timeout waiting for RPC from GSP! Expected function 76";
         assert_eq!(top(gsp), ("nvrm-gsp-timeout".into(), Category::Other));
+        let port = "torch.distributed.DistNetworkError: The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).";
+        assert_eq!(top(port), ("torch-distributed-address-in-use".into(), Category::Other));
+        let rm = "pynvml.nvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch.";
+        assert_eq!(top(rm), ("nvml-driver-library-mismatch".into(), Category::DriverLibraryMismatch));
+        let paddle = "ResourceExhaustedError: Out of memory error on GPU 0. Cannot allocate 18.062744MB memory on GPU 0, available memory is only 17.537501MB.";
+        assert_eq!(top(paddle).1, Category::Oom);
+        let tgi = "Error: Warmup(Generation(\"Not enough memory to handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`\"))";
+        assert_eq!(top(tgi), ("tgi-prefill-oom".into(), Category::Oom));
+        // A kernel fault inside a library's kernel (xformers' attention) is the library's bug;
+        // alone, the program's launch.
+        let fault = "RuntimeError: CUDA error: misaligned address";
+        assert_eq!(top(fault), ("cuda-kernel-fault".into(), Category::UserCodeBug));
+        let in_xformers = format!(
+            "  File \"/venv/lib/site-packages/xformers/ops/fmha/cutlass.py\", line 202, in apply\n{fault}"
+        );
+        assert_eq!(top(&in_xformers), ("cuda-kernel-fault".into(), Category::Other));
     }
 
     #[test]
