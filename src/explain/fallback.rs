@@ -6,7 +6,7 @@
 //! trained on the corpus ([`super::words`]) and the keyword vote, whose table in
 //! `data/fallback.toml` maps words to root-cause categories with weights. Pure functions of the text.
 
-use super::{evidence, words, Category, Cause, Explanation, Signature, SignatureTable};
+use super::{evidence, words, Category, Cause, Explanation, Signature, SignatureTable, CUDA_VISIBLE_DEVICES};
 use crate::report::Report;
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
@@ -181,9 +181,6 @@ pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
     votes
 }
 
-/// The variable that hides or shows GPUs to CUDA.
-const VISIBLE: &str = "CUDA_VISIBLE_DEVICES";
-
 /// The explanation of a text in which no signature matched. Its causes come from the text's
 /// words: the word model trained on the corpus ([`words::WordModel`]) blended with the keyword
 /// vote, then ranked by the same rules as a known message. It answers when the vote found words,
@@ -242,8 +239,8 @@ pub fn explain_unrecognised(
                 if said.is_empty() { c.why.clone() } else { format!("{} (words: {})", c.why, quoted(&said)) };
             // The environment cause is about the variables the text names; the one the
             // ranking reads is CUDA_VISIBLE_DEVICES.
-            let variable = (category == Category::EnvVarMisconfig && text.contains(VISIBLE))
-                .then(|| VISIBLE.to_string());
+            let variable = (category == Category::EnvVarMisconfig && text.contains(CUDA_VISIBLE_DEVICES))
+                .then(|| CUDA_VISIBLE_DEVICES.to_string());
             Some(Cause { category, weight: share, why, fix: c.fix.clone(), variable, kind: None })
         })
         .collect();

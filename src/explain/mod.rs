@@ -149,6 +149,9 @@ pub struct Cause {
     pub kind: Option<CauseKind>,
 }
 
+/// The variable that hides or shows GPUs to CUDA, as a cause's [`Cause::variable`] names it.
+pub const CUDA_VISIBLE_DEVICES: &str = "CUDA_VISIBLE_DEVICES";
+
 /// Causes a ranking rule looks for by what they are (their category is `other` for the first
 /// two, and a category covers more than one such cause).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -517,8 +520,13 @@ impl SignatureTable {
     /// only tried on text in which nothing matched as written, so a log's exact lines keep the
     /// meaning their case gives them.
     pub fn match_line_ignoring_case(&self, line: &[u8]) -> Option<LineMatch> {
-        let m = self.folded.get_or_init(|| self.build_folded()).as_ref()?;
+        let m = self.folded()?;
         self.match_line_in(line, &m.all, &m.regexes)
+    }
+
+    /// The case-insensitive matcher, built on first use.
+    fn folded(&self) -> Option<&Matcher> {
+        self.folded.get_or_init(|| self.build_folded()).as_ref()
     }
 
     /// The case-insensitive matcher (its regexes compile on first use); `None` if the literal
@@ -535,7 +543,7 @@ impl SignatureTable {
     /// Compiles every regex both ways (as written and ignoring case), which matching does only
     /// as lines need them: the first that does not compile is the error.
     pub fn compile_all(&self) -> Result<(), TableError> {
-        let folded = self.folded.get_or_init(|| self.build_folded()).as_ref();
+        let folded = self.folded();
         for (i, sig) in self.signatures.iter().enumerate() {
             let Some(pattern) = &sig.regex else { continue };
             let compiled = [Some(&self.regexes), folded.map(|m| &m.regexes)];

@@ -1047,7 +1047,7 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
     // environment cause is LD_LIBRARY_PATH, TORCH_CUDA_ARCH_LIST or NCCL's is not argued with every
     // GPU being visible, nor with none being.
     let about_visibility = input.signature.causes.iter().any(|c| {
-        c.category == Category::EnvVarMisconfig && c.variable.as_deref() == Some("CUDA_VISIBLE_DEVICES")
+        c.category == Category::EnvVarMisconfig && c.variable.as_deref() == Some(super::CUDA_VISIBLE_DEVICES)
     });
     if !about_visibility {
         return vec![];
