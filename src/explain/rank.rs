@@ -1480,19 +1480,9 @@ pub fn missing_toolkit_library_by_release(input: &RuleInput<'_>) -> Vec<Adjustme
         return vec![];
     }
     let Some(file) = ev.library.as_deref() else { return vec![] };
-    let toolkit = matches!(
-        library_kind(file),
-        Some(
-            LibraryKind::Cudart
-                | LibraryKind::Cublas
-                | LibraryKind::CublasLt
-                | LibraryKind::Cufft
-                | LibraryKind::Curand
-                | LibraryKind::Cusolver
-                | LibraryKind::Cusparse
-        )
-    );
-    if !toolkit || so_major(file).is_none() {
+    // Only a soname that tells the CUDA release (not cuRAND's, nor cuDNN's or NCCL's).
+    let release = library_kind(file).zip(so_major(file)).and_then(|(kind, n)| cuda_of_soname(kind, n));
+    if release.is_none() {
         return vec![];
     }
     vec![adj(
@@ -3558,6 +3548,10 @@ mod tests {
         let tensorrt =
             "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory";
         assert_eq!(top(tensorrt), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
+        // cuRAND's soname (libcurand.so.10, CUDA 10 to 13) names no release.
+        let curand =
+            "ImportError: libcurand.so.10: cannot open shared object file: No such file or directory";
+        assert_eq!(top(curand), ("loader-cuda-lib-missing".into(), Category::LibraryNotFound));
         // A CUDA image, shown by the LD_LIBRARY_PATH NVIDIA's images set, is one CUDA release too.
         let image = "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic \
                      library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: \
