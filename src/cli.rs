@@ -73,7 +73,7 @@ pub enum Command {
     /// Explain a CUDA/cuDNN/framework error: a message, a log file (plain or gzip) or standard
     /// input, matched against known error signatures; the candidate causes are ranked with this
     /// machine's facts. Text that no signature knows is answered by the words it uses, marked
-    /// "unrecognised" (a guess: which fixes ~1000 real reports with the same words needed, and a
+    /// "unrecognised" (a guess: which fixes real reports with the same words needed, and a
     /// keyword table); `cudoctor kb error TEXT` shows what the signature table knows.
     ///
     /// Examples:
