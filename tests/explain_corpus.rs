@@ -123,9 +123,10 @@ fn reports_held_out_of_the_corpus_measure_what_it_cannot() {
     // tests/explain_heldout: reports collected by people who never ran cudoctor, scored before
     // anything was changed for them, and kept out of the corpus, the word model and the rules
     // (see its README). The corpus is what the rules were written against; this is the rate on
-    // reports they were not. The set of 2026-11-30, second session (rounds AU-BB, 160 reports),
-    // scored 94/160 when collected; the sets before it (I-Z, then AA-AT) 138/240 and 168/299
-    // while they were held out, and are in the corpus now.
+    // reports they were not. The set of 2026-11-30's second session (rounds AU-BI, 300 reports
+    // from fifteen helpers) scored 174/300 on 9bae6b9, the build they were collected against; the
+    // sets before it (I-Z, then AA-AT) 138/240 and 168/299 while they were held out, and are in
+    // the corpus now.
     let cases = load_from("tests/explain_heldout");
     let mut right = 0;
     for (name, c) in &cases {
@@ -139,7 +140,7 @@ fn reports_held_out_of_the_corpus_measure_what_it_cannot() {
         }
     }
     eprintln!("held out: {right}/{} right ({:.0}%)", cases.len(), 100.0 * right as f64 / cases.len() as f64);
-    assert!(cases.len() >= 160 && right * 100 >= cases.len() * 55, "held out: only {right}/{}", cases.len());
+    assert!(cases.len() >= 300 && right * 100 >= cases.len() * 55, "held out: only {right}/{}", cases.len());
 }
 
 /// `cudoctor check` of a fixture machine, as the report `explain --report` reads.
