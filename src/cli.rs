@@ -74,7 +74,9 @@ pub enum Command {
     /// input, matched against known error signatures; the candidate causes are ranked with this
     /// machine's facts. Text that no signature knows is answered by the words it uses, marked
     /// "unrecognised" (a guess: which fixes real reports with the same words needed, and a
-    /// keyword table); `cudoctor kb error TEXT` shows what the signature table knows.
+    /// keyword table). A pasted text that is (part of) a real report cudoctor knows names that
+    /// report's thread and the fix it confirmed. `cudoctor kb error TEXT` shows what the signature
+    /// table knows.
     ///
     /// Examples:
     ///   cudoctor explain "CUDNN_STATUS_INTERNAL_ERROR"

@@ -302,6 +302,7 @@ pub fn explain_unrecognised(
         causes: ranked,
         facts_not_used,
         source: sig.source,
+        known_reports: Vec::new(),
     })
 }
 

@@ -13,6 +13,7 @@
 pub mod command;
 pub mod evidence;
 pub mod fallback;
+pub mod known;
 pub mod provenance;
 pub mod rank;
 pub mod render;
@@ -720,6 +721,9 @@ pub struct Explanation {
     pub facts_not_used: Option<String>,
     /// Public source.
     pub source: String,
+    /// Known reports the whole input is (an excerpt of), best first: on the first error only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub known_reports: Vec<known::KnownMatch>,
 }
 
 /// The result of `cudoctor explain`.
@@ -739,16 +743,109 @@ pub struct ExplainReport {
     pub errors: Vec<Explanation>,
 }
 
-/// Explains every occurrence of a scan, ranking causes with `report` when given. When no known
-/// error occurs at all, the words of the input's end point at causes instead
-/// ([`fallback::explain_unrecognised`], with the embedded [`words::model`]).
-pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation> {
-    explain_with(result, report, words::model())
+/// What `explain` learned from the corpus of real reports: the word model and the known reports.
+#[derive(Debug, Clone, Copy)]
+pub struct Learned<'a> {
+    /// The word model, for texts no signature knows.
+    pub words: &'a words::WordModel,
+    /// The known reports; `None` for the embedded table, read only for a text long enough to match.
+    pub known: Option<&'a known::KnownReports>,
+    /// A known report (its url) to act as if unknown: the corpus test ranks each report with what
+    /// the others taught.
+    pub leave_out: Option<&'a str>,
 }
 
-/// [`explain`] with another word model (a test leaves each corpus report out of the model that
-/// ranks it).
-pub fn explain_with(
+impl Learned<'static> {
+    /// The embedded word model and known reports.
+    pub fn embedded() -> Self {
+        Learned { words: words::model(), known: None, leave_out: None }
+    }
+}
+
+/// Explains every occurrence of a scan, ranking causes with `report` when given. When no known
+/// error occurs at all, the words of the input's end point at causes instead
+/// ([`fallback::explain_unrecognised`], with the embedded [`words::model`]). A short input that
+/// is one of the known reports ([`known`]) has that report's category first.
+pub fn explain(result: &ScanResult, report: Option<&Report>) -> Vec<Explanation> {
+    explain_with(result, report, &Learned::embedded())
+}
+
+/// [`explain`] with another word model or known reports (a test leaves each corpus report out of
+/// what ranks it).
+pub fn explain_with(result: &ScanResult, report: Option<&Report>, learned: &Learned<'_>) -> Vec<Explanation> {
+    let mut out = explain_errors(result, report, learned.words);
+    if let Some(text) = &result.whole {
+        let matches = match learned.known {
+            Some(k) => k.matches(text, learned.leave_out),
+            None if known::could_match(text) => known::reports().matches(text, learned.leave_out),
+            None => Vec::new(),
+        };
+        if let Some(best) = matches.first().filter(|m| m.similarity >= known::SAME_REPORT) {
+            if out.is_empty() {
+                out.push(known_report_only(text, result.lines));
+            }
+            promote_known(&mut out[0].causes, best);
+        }
+        if let Some(first) = out.first_mut() {
+            first.known_reports = matches;
+        }
+    }
+    out
+}
+
+/// The causes of the first error with the known report's category first: it says which fix
+/// this very text needed.
+fn promote_known(causes: &mut Vec<RankedCause>, known: &known::KnownMatch) {
+    let fact = format!(
+        "the text is the known report {} ({:.0}% of its distinctive wording; its fix is listed below)",
+        known.url,
+        known.similarity * 100.0
+    );
+    let top = causes.first().map_or(1.0, |c| c.score);
+    let mut cause = match causes.iter().position(|c| c.category == known.category) {
+        Some(i) => causes.remove(i),
+        None => RankedCause {
+            category: known.category,
+            score: 0.0,
+            why: "The same report was solved by this fix.".to_string(),
+            fix: known.fix.clone(),
+            facts: Vec::new(),
+            against: Vec::new(),
+        },
+    };
+    cause.facts.insert(0, fact);
+    cause.score = cause.score.max(top * 2.0).max(0.5);
+    causes.insert(0, cause);
+    let total: f64 = causes.iter().map(|c| c.score).sum();
+    for c in causes.iter_mut() {
+        c.score /= total;
+    }
+}
+
+/// The explanation of a text that holds no known error message but is a known report.
+fn known_report_only(text: &str, lines: u64) -> Explanation {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    Explanation {
+        signature: fallback::UNRECOGNISED.to_string(),
+        title: "No known error message; the text is a known report".to_string(),
+        warning: false,
+        first_line: 1,
+        count: 1,
+        line: line.chars().take(300).collect(),
+        code: None,
+        meaning: format!(
+            "cudoctor knows no signature for this text ({lines} lines), but it is (an excerpt of) a real \
+             report whose fix is known: the report's category comes first."
+        ),
+        evidence: LogEvidence::default(),
+        causes: Vec::new(),
+        facts_not_used: None,
+        source: "cudoctor's known reports (data/reports.tsv, built from tests/explain_corpus)".to_string(),
+        known_reports: Vec::new(),
+    }
+}
+
+fn explain_errors(
     result: &ScanResult,
     report: Option<&Report>,
     model: &words::WordModel,
@@ -785,6 +882,7 @@ pub fn explain_with(
                 causes,
                 facts_not_used,
                 source: sig.source.clone(),
+                known_reports: Vec::new(),
             }
         })
         .collect();
@@ -904,6 +1002,38 @@ fn name_xid(xid: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_known_report_puts_the_category_of_its_fix_first() {
+        // An illegal address ranks a bug in the code first; this very report was a failing GPU.
+        let text = "RuntimeError: CUDA error: an illegal memory access was encountered\n\
+                    It happens in my script for the segmentation model at batch size sixteen, after \
+                    the third epoch, when the validation loop starts and the loader yields the first \
+                    batch of the new dataset";
+        let known = known::KnownReports::train([(
+            "https://github.com/o/r/issues/1",
+            Category::HardwareFault,
+            "The GPU was replaced.",
+            text,
+        )]);
+        let result = scan::scan_bytes(text.as_bytes(), table());
+        let learned = Learned { words: words::model(), known: Some(&known), leave_out: None };
+        let e = explain_with(&result, None, &learned).remove(0);
+        assert_eq!(e.signature, "cuda-illegal-address");
+        assert_eq!(e.causes[0].category, Category::HardwareFault);
+        assert!(e.causes[0].facts[0].contains("https://github.com/o/r/issues/1"), "{:?}", e.causes[0]);
+        assert_eq!(e.known_reports.len(), 1);
+        assert!((e.causes.iter().map(|c| c.score).sum::<f64>() - 1.0).abs() < 1e-9);
+        // Without the report, the message's own ranking.
+        let unknown = Learned { leave_out: Some("https://github.com/o/r/issues/1"), ..learned };
+        let e = explain_with(&result, None, &unknown).remove(0);
+        assert_ne!(e.causes[0].category, Category::HardwareFault);
+        assert!(e.known_reports.is_empty());
+        // The error line alone is too short to be any report.
+        let line =
+            scan::scan_bytes(b"RuntimeError: CUDA error: an illegal memory access was encountered", table());
+        assert!(explain_with(&line, None, &learned)[0].known_reports.is_empty());
+    }
 
     #[test]
     fn the_embedded_table_parses_and_uses_only_the_vocabulary() {

@@ -76,6 +76,10 @@ fn text_error(n: usize, e: &Explanation, out: &mut dyn Write) -> io::Result<()> 
             .collect();
         writeln!(out, "    Less likely: {}", rest.join(", "))?;
     }
+    for k in &e.known_reports {
+        writeln!(out, "    Known report like this one ({} alike): {}", percent(k.similarity), k.url)?;
+        writeln!(out, "       {} there; fixed by: {}", k.category, k.fix)?;
+    }
     writeln!(out, "    Source: {}", e.source)
 }
 
@@ -114,6 +118,19 @@ pub fn markdown(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
                 why.replace('|', "\\|"),
                 c.fix.replace('|', "\\|")
             )?;
+        }
+        if !e.known_reports.is_empty() {
+            writeln!(out, "\nKnown reports like this one:\n")?;
+            for k in &e.known_reports {
+                writeln!(
+                    out,
+                    "- <{}> ({} alike, `{}`): {}",
+                    k.url,
+                    percent(k.similarity),
+                    k.category,
+                    k.fix.replace('|', "\\|")
+                )?;
+            }
         }
         if e.source.starts_with("https://") {
             writeln!(out, "\nSource: <{}>", e.source)?;

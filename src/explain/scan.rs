@@ -24,6 +24,8 @@ const LINE_KEEP: usize = 600;
 /// Bytes kept of the end of the input, for the keyword vote when no signature matches anywhere
 /// (a pasted report is all of it; a long log's last error is near its end).
 const RECENT_KEEP: usize = 64 << 10;
+/// The longest input kept whole ([`ScanResult::whole`]).
+pub const WHOLE_KEEP: usize = 64 << 10;
 
 /// How to report progress.
 #[derive(Default)]
@@ -84,6 +86,9 @@ pub struct ScanResult {
     /// pasted report ends with the user's set-up ("I use tensorflow-gpu 1.2.0 and cudnn 5.0"),
     /// which is about every error above it.
     pub trailer: String,
+    /// The whole input, when it is no longer than [`WHOLE_KEEP`] (a pasted report rather than a
+    /// log): what is compared with the known reports.
+    pub whole: Option<String>,
 }
 
 /// The last part of an input in which no known error was found.
@@ -109,6 +114,8 @@ struct Scanner<'t> {
     recent: Vec<u8>,
     /// Every line is tried against the literals ignoring case (the second look at an input's end).
     ignoring_case: bool,
+    /// The input so far, while it is no longer than [`WHOLE_KEEP`].
+    whole: Option<Vec<u8>>,
 }
 
 impl<'t> Scanner<'t> {
@@ -122,6 +129,7 @@ impl<'t> Scanner<'t> {
             tail: Vec::new(),
             recent: Vec::new(),
             ignoring_case: false,
+            whole: Some(Vec::new()),
         }
     }
 
@@ -129,6 +137,7 @@ impl<'t> Scanner<'t> {
     /// ignoring case; if still nothing, keeps that end for the keyword vote.
     fn finish(mut self) -> ScanResult {
         self.result.lines = self.lines_before;
+        self.result.whole = self.whole.take().map(|b| String::from_utf8_lossy(&b).into_owned());
         self.result.trailer = self.tail.join("\n");
         if self.result.occurrences.is_empty() && !self.recent.is_empty() && !self.ignoring_case {
             let from = self.recent.len().saturating_sub(RECENT_KEEP);
@@ -211,6 +220,13 @@ impl<'t> Scanner<'t> {
             self.lines_before += 1;
         }
         self.result.bytes += buf.len() as u64;
+        if let Some(w) = self.whole.as_mut() {
+            if w.len() + buf.len() <= WHOLE_KEEP {
+                w.extend_from_slice(buf);
+            } else {
+                self.whole = None;
+            }
+        }
         if self.result.occurrences.is_empty() {
             // A copy of at most RECENT_KEEP bytes per chunk of CHUNK, and none once an error is found.
             if buf.len() >= RECENT_KEEP {

@@ -1,0 +1,333 @@
+//! Known reports: the corpus's real issue threads (`tests/explain_corpus/*.toml`, each with the
+//! fix the thread confirmed), kept as `data/reports.tsv` so that `explain` can say "this is the
+//! report at <url>, and this fixed it" when a pasted text is one of them.
+//!
+//! Two texts are the same report when they share enough *distinctive* runs of three words: runs
+//! that occur in at most [`MAX_SHARED_BY`] corpus reports (a traceback's boilerplate, "CUDA kernel
+//! errors might be asynchronously reported at some other API call", is in dozens and says nothing
+//! of which report this is). A text matches a report when at least [`MIN_SHARED`] such runs are in
+//! both and they are at least [`MIN_SIMILARITY`] of the smaller of the two sets, so an excerpt of a
+//! report (the traceback without the prose, the prose without the log) still matches it; at
+//! [`SAME_REPORT`] the text is that report and its category comes first. Texts shorter than that
+//! (one error line) never match: the signature table ranks those.
+//!
+//! `tests/explain_corpus.rs` rebuilds the table from the corpus and fails when it is stale
+//! (`CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus` rewrites it, with the word model).
+//! Pure functions of the text and the table.
+
+use super::Category;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+/// A run of words is distinctive when at most this many corpus reports hold it.
+pub const MAX_SHARED_BY: usize = 2;
+/// The fewest distinctive runs two texts must share to be the same report.
+pub const MIN_SHARED: usize = 10;
+/// The least share of the smaller text's distinctive runs that the other must hold to be listed
+/// as a report like this one.
+pub const MIN_SIMILARITY: f64 = 0.5;
+/// The least share for the text to *be* that report, whose category then comes first. Two
+/// threads that quote the same log share up to ~0.6 of it; a report and an excerpt of it, ~1.
+/// (On the corpus, each report left out: 48 reports match another thread at 0.5, 7 of them of
+/// another category; 21 at 0.8, none of another category.)
+pub const SAME_REPORT: f64 = 0.8;
+/// The most matches listed.
+const MAX_LISTED: usize = 3;
+
+/// One report of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownReport {
+    /// The public thread.
+    pub url: String,
+    /// The root-cause category of the fix the thread confirmed.
+    pub category: Category,
+    /// What fixed it, in a sentence or two.
+    pub fix: String,
+    /// The report's text as lower-cased words joined by single spaces.
+    words: String,
+}
+
+/// A known report that a text matches.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct KnownMatch {
+    /// The public thread.
+    pub url: String,
+    /// The root-cause category of the fix the thread confirmed.
+    pub category: Category,
+    /// What fixed it.
+    pub fix: String,
+    /// The share of the smaller text's distinctive word runs that both hold, 0 to 1.
+    pub similarity: f64,
+}
+
+/// The table, with every (run, report) pair sorted by run: the reports holding a run, and so how
+/// many, are one binary search away (sorting ~180 000 pairs once is faster than filling a hash map).
+#[derive(Debug, Clone)]
+pub struct KnownReports {
+    reports: Vec<KnownReport>,
+    /// Each report's runs, sorted, distinct.
+    runs: Vec<Vec<u64>>,
+    /// Every (run, report) pair, sorted.
+    pairs: Vec<(u64, u32)>,
+}
+
+impl PartialEq for KnownReports {
+    fn eq(&self, other: &Self) -> bool {
+        self.reports == other.reports
+    }
+}
+
+/// Why a report table could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("report table line {line}: {what}")]
+pub struct ReportTableError {
+    line: usize,
+    what: String,
+}
+
+/// The words of `text`: maximal runs of ASCII letters, digits and `_`, lower-cased.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_lowercase())
+}
+
+/// The distinct runs of three consecutive words of a text already cut into words, hashed
+/// (64-bit FNV-1a: stable across builds and platforms, unlike std's hasher), sorted.
+fn runs(words: &[&str]) -> Vec<u64> {
+    let mut out: Vec<u64> = words
+        .windows(3)
+        .map(|w| {
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for (i, word) in w.iter().enumerate() {
+                if i > 0 {
+                    h = (h ^ u64::from(b' ')).wrapping_mul(0x0100_0000_01b3);
+                }
+                for b in word.bytes() {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+            h
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// True when `text` has enough words to match a report (the embedded table is read only then).
+pub fn could_match(text: &str) -> bool {
+    words(text).nth(MIN_SHARED + 1).is_some()
+}
+
+fn runs_of_text(text: &str) -> Vec<u64> {
+    let ws: Vec<String> = words(text).collect();
+    let refs: Vec<&str> = ws.iter().map(String::as_str).collect();
+    runs(&refs)
+}
+
+impl KnownReports {
+    fn new(reports: Vec<KnownReport>) -> KnownReports {
+        let runs: Vec<Vec<u64>> = reports
+            .iter()
+            .map(|r| runs(&r.words.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>()))
+            .collect();
+        let mut pairs: Vec<(u64, u32)> =
+            runs.iter().enumerate().flat_map(|(i, rs)| rs.iter().map(move |&h| (h, i as u32))).collect();
+        pairs.sort_unstable();
+        KnownReports { reports, runs, pairs }
+    }
+
+    /// The reports holding run `h`.
+    fn holders(&self, h: u64) -> &[(u64, u32)] {
+        let from = self.pairs.partition_point(|p| p.0 < h);
+        let to = from + self.pairs[from..].partition_point(|p| p.0 == h);
+        &self.pairs[from..to]
+    }
+
+    /// Builds the table from labelled reports: (url, category, fix, text).
+    pub fn train<'a>(reports: impl IntoIterator<Item = (&'a str, Category, &'a str, &'a str)>) -> Self {
+        let mut list: Vec<KnownReport> = reports
+            .into_iter()
+            .map(|(url, category, fix, text)| KnownReport {
+                url: url.trim_end_matches('/').to_string(),
+                category,
+                fix: fix.split_whitespace().collect::<Vec<_>>().join(" "),
+                words: words(text).collect::<Vec<_>>().join(" "),
+            })
+            .collect();
+        list.sort_by(|a, b| a.url.cmp(&b.url));
+        KnownReports::new(list)
+    }
+
+    /// The table as `data/reports.tsv` holds it.
+    pub fn to_table(&self) -> String {
+        let mut s = String::from(
+            "# cudoctor's known reports: built from tests/explain_corpus by\n\
+             # CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus; do not edit by hand.\n\
+             # Columns: the thread, the category of its confirmed fix, the fix, the report's words.\n",
+        );
+        for r in &self.reports {
+            let _ = writeln!(s, "{}\t{}\t{}\t{}", r.url, r.category.name(), r.fix, r.words);
+        }
+        s
+    }
+
+    /// Reads `data/reports.tsv`.
+    pub fn from_table(table: &str) -> Result<Self, ReportTableError> {
+        let mut reports = Vec::new();
+        for (i, line) in table.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let err = |what: &str| ReportTableError { line: i + 1, what: what.to_string() };
+            let mut cols = line.split('\t');
+            let (Some(url), Some(cat), Some(fix), Some(words), None) =
+                (cols.next(), cols.next(), cols.next(), cols.next(), cols.next())
+            else {
+                return Err(err("expected 4 tab-separated columns"));
+            };
+            let category = Category::from_name(cat).ok_or_else(|| err("unknown category"))?;
+            reports.push(KnownReport {
+                url: url.to_string(),
+                category,
+                fix: fix.to_string(),
+                words: words.to_string(),
+            });
+        }
+        Ok(KnownReports::new(reports))
+    }
+
+    /// How many reports the table holds.
+    pub fn len(&self) -> usize {
+        self.reports.len()
+    }
+
+    /// True when the table holds no report.
+    pub fn is_empty(&self) -> bool {
+        self.reports.is_empty()
+    }
+
+    /// The reports `text` is (an excerpt of), best first, at most three. `leave_out` names a
+    /// report's url to act as if the table did not hold it (the corpus test asks, for each
+    /// report, what the others say).
+    pub fn matches(&self, text: &str, leave_out: Option<&str>) -> Vec<KnownMatch> {
+        let query = runs_of_text(text);
+        if query.len() < MIN_SHARED {
+            return Vec::new();
+        }
+        let left = leave_out.and_then(|u| self.reports.iter().position(|r| r.url == u.trim_end_matches('/')));
+        let left_runs: &[u64] = left.map_or(&[], |i| &self.runs[i]);
+        let shared_by =
+            |h: &u64| -> usize { self.holders(*h).len() - usize::from(left_runs.binary_search(h).is_ok()) };
+        let distinctive: Vec<u64> = query.into_iter().filter(|h| shared_by(h) <= MAX_SHARED_BY).collect();
+        if distinctive.len() < MIN_SHARED {
+            return Vec::new();
+        }
+        let mut hits: HashMap<u32, usize> = HashMap::new();
+        for &h in &distinctive {
+            for &(_, r) in self.holders(h) {
+                if Some(r as usize) != left {
+                    *hits.entry(r).or_default() += 1;
+                }
+            }
+        }
+        let mut found: Vec<(f64, usize, usize)> = hits
+            .into_iter()
+            .filter(|&(_, shared)| shared >= MIN_SHARED)
+            .filter_map(|(r, shared)| {
+                let theirs = self.runs[r as usize].iter().filter(|h| shared_by(h) <= MAX_SHARED_BY).count();
+                let similarity = shared as f64 / distinctive.len().min(theirs).max(1) as f64;
+                (similarity >= MIN_SIMILARITY).then_some((similarity.min(1.0), shared, r as usize))
+            })
+            .collect();
+        found.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        found
+            .into_iter()
+            .take(MAX_LISTED)
+            .map(|(similarity, _, r)| {
+                let k = &self.reports[r];
+                KnownMatch { url: k.url.clone(), category: k.category, fix: k.fix.clone(), similarity }
+            })
+            .collect()
+    }
+}
+
+/// The embedded table, read once (on the first text long enough to match).
+pub fn reports() -> &'static KnownReports {
+    static TABLE: OnceLock<KnownReports> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        KnownReports::from_table(include_str!("../../data/reports.tsv"))
+            .expect("data/reports.tsv is embedded and checked by tests")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRACEBACK: &str = "RuntimeError: CUDA error: an illegal memory access was encountered\n\
+        CUDA kernel errors might be asynchronously reported at some other API call, so the \
+        stacktrace below might be incorrect.";
+
+    fn toy() -> KnownReports {
+        let a = format!(
+            "{TRACEBACK}\nWhen I train detector v2 on my 4090 with the bundled ext_ops build the loss \
+             explodes at step 300 and then the run crashes in roi_align_forward"
+        );
+        let b = format!("{TRACEBACK}\nmy own kernel writes past the end of buffer gather_rows in reduce.cu");
+        let c = format!("{TRACEBACK}\nflaky GPU in slot 3 crashes nightly runs");
+        let d = format!("{TRACEBACK}\nthe second card throws this at random after an hour of mining");
+        KnownReports::train([
+            (
+                "https://github.com/o/detector/issues/1",
+                Category::Other,
+                "Upgrade the ext_ops build.",
+                a.as_str(),
+            ),
+            ("https://github.com/o/kernels/issues/2", Category::UserCodeBug, "Fix the bounds.", b.as_str()),
+            ("https://github.com/o/farm/issues/3", Category::HardwareFault, "Replace the GPU.", c.as_str()),
+            ("https://github.com/o/miner/issues/4", Category::HardwareFault, "Lower the clocks.", d.as_str()),
+        ])
+    }
+
+    #[test]
+    fn an_excerpt_of_a_known_report_matches_it() {
+        let t = toy();
+        let excerpt = "the loss explodes at step 300 and then the run crashes in roi_align_forward \
+                       (detector v2, 4090, bundled ext_ops build)";
+        let m = t.matches(excerpt, None);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].url, "https://github.com/o/detector/issues/1");
+        assert_eq!(m[0].category, Category::Other);
+        assert_eq!(m[0].fix, "Upgrade the ext_ops build.");
+    }
+
+    #[test]
+    fn boilerplate_many_reports_share_matches_none_of_them() {
+        // The traceback is in all four reports: it tells them apart no more than one error line.
+        assert!(toy().matches(TRACEBACK, None).is_empty());
+        assert!(toy()
+            .matches(&format!("{TRACEBACK}\n{TRACEBACK}\nsomething else entirely"), None)
+            .is_empty());
+    }
+
+    #[test]
+    fn a_report_left_out_is_not_found_but_the_others_still_are() {
+        let t = toy();
+        let text = "When I train detector v2 on my 4090 with the bundled ext_ops build the loss explodes";
+        assert_eq!(t.matches(text, None).len(), 1);
+        assert!(t.matches(text, Some("https://github.com/o/detector/issues/1")).is_empty());
+    }
+
+    #[test]
+    fn the_table_reads_back_as_written() {
+        let t = toy();
+        let again = KnownReports::from_table(&t.to_table()).unwrap();
+        assert_eq!(again, t);
+        assert_eq!(again.len(), 4);
+        assert!(KnownReports::from_table("https://x\tno_such_category\tfix\twords\n").is_err());
+        assert!(KnownReports::from_table("https://x\toom\tfix\n").is_err());
+    }
+}
