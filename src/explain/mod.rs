@@ -797,7 +797,7 @@ pub fn explain_with(result: &ScanResult, report: Option<&Report>, learned: &Lear
 /// this very text needed.
 fn promote_known(causes: &mut Vec<RankedCause>, known: &known::KnownMatch) {
     let fact = format!(
-        "the text is the known report {} ({:.0}% of its distinctive wording; its fix is listed below)",
+        "the text matches the known report {} ({:.0}% of the wording few other reports share; its fix is listed below)",
         known.url,
         known.similarity * 100.0
     );

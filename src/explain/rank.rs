@@ -3893,6 +3893,19 @@ mod tests {
     }
 
     #[test]
+    fn checkpoints_collectives_and_windows_runtimes_have_their_own_causes() {
+        let load = "RuntimeError: Attempting to deserialize object on CUDA device 2 but torch.cuda.device_count() is 1. Please use torch.load with map_location to map your storages to an existing device.";
+        assert_eq!(top(load), ("torch-deserialize-cuda-device".into(), Category::UserCodeBug));
+        // The older message (no CUDA at all) stays its own signature.
+        let no_cuda = "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False.";
+        assert_eq!(top(no_cuda).0, "torch-deserialize-cuda");
+        let nccl = "RuntimeError: Tensors must be CUDA and dense";
+        assert_eq!(top(nccl), ("torch-distributed-tensors-not-cuda".into(), Category::UserCodeBug));
+        let vc = "The code execution cannot proceed because MSVCP140.dll was not found. Reinstalling the program may fix this problem.";
+        assert_eq!(top(vc), ("windows-vc-runtime-missing".into(), Category::LibraryNotFound));
+    }
+
+    #[test]
     fn a_status_on_the_newest_gpus_is_a_build_from_before_them() {
         let text = "I recently got this Error since I bought an RTX 5080:\nRuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED";
         assert_eq!(top(text).1, Category::ArchUnsupported);
