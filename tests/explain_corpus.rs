@@ -178,6 +178,29 @@ fn an_excerpt_of_a_corpus_report_is_that_known_report() {
         "halves of 40 words or more: {named}/{long} name their thread, {right} with its category first"
     );
     assert!(named * 100 >= long * 90 && right * 100 >= named * 98, "{named}/{long} named, {right} right");
+
+    // A report's first line alone (most often the thread's title), when it has eight words or
+    // more: named less often (a title says less), and then rightly.
+    let (mut titles, mut named, mut right) = (0, 0, 0);
+    for (_, c) in &cases {
+        let Some(first) = c.text.lines().find(|l| !l.trim().is_empty()) else { continue };
+        if first.split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_').filter(|w| !w.is_empty()).count()
+            < 8
+        {
+            continue;
+        }
+        titles += 1;
+        let result = explain::scan::scan_bytes(first.as_bytes(), explain::table());
+        let Some(e) = explain::explain(&result, None).into_iter().next() else { continue };
+        if e.known_reports.first().is_some_and(|k| k.url == c.url.trim_end_matches('/')) {
+            named += 1;
+            right += usize::from(e.causes.first().is_some_and(|k| k.category.name() == c.category));
+        }
+    }
+    eprintln!(
+        "first lines of 8 words or more: {named}/{titles} name their thread, {right} with its category first"
+    );
+    assert!(named * 100 >= titles * 50 && right * 100 >= named * 98, "{named}/{titles} named, {right} right");
 }
 
 #[test]

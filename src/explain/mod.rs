@@ -1010,12 +1010,27 @@ mod tests {
                     It happens in my script for the segmentation model at batch size sixteen, after \
                     the third epoch, when the validation loop starts and the loader yields the first \
                     batch of the new dataset";
-        let known = known::KnownReports::train([(
-            "https://github.com/o/r/issues/1",
-            Category::HardwareFault,
-            "The GPU was replaced.",
-            text,
-        )]);
+        // Three other threads quote the same error line, so the line alone is no report's.
+        let line = "RuntimeError: CUDA error: an illegal memory access was encountered";
+        let others = [
+            (
+                "https://github.com/o/r/issues/2",
+                Category::UserCodeBug,
+                "my custom kernel indexes past the end",
+            ),
+            ("https://github.com/o/r/issues/3", Category::Other, "after the upgrade of the library"),
+            ("https://github.com/o/r/issues/4", Category::HardwareFault, "only on the second card"),
+        ];
+        let texts: Vec<String> = others.iter().map(|(_, _, t)| format!("{line}\n{t}")).collect();
+        let known = known::KnownReports::train(
+            std::iter::once((
+                "https://github.com/o/r/issues/1",
+                Category::HardwareFault,
+                "The GPU was replaced.",
+                text,
+            ))
+            .chain(others.iter().zip(&texts).map(|((u, c, _), t)| (*u, *c, "Fixed.", t.as_str()))),
+        );
         let result = scan::scan_bytes(text.as_bytes(), table());
         let learned = Learned { words: words::model(), known: Some(&known), leave_out: None };
         let e = explain_with(&result, None, &learned).remove(0);
@@ -1029,10 +1044,9 @@ mod tests {
         let e = explain_with(&result, None, &unknown).remove(0);
         assert_ne!(e.causes[0].category, Category::HardwareFault);
         assert!(e.known_reports.is_empty());
-        // The error line alone is too short to be any report.
-        let line =
-            scan::scan_bytes(b"RuntimeError: CUDA error: an illegal memory access was encountered", table());
-        assert!(explain_with(&line, None, &learned)[0].known_reports.is_empty());
+        // The error line alone is every one of them and none.
+        let alone = scan::scan_bytes(line.as_bytes(), table());
+        assert!(explain_with(&alone, None, &learned)[0].known_reports.is_empty());
     }
 
     #[test]
