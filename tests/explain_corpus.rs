@@ -57,38 +57,34 @@ fn explain_left_out(case: &Case, report: Option<&cudoctor::report::Report>) -> V
     )
 }
 
+/// Checks that `data/<file>` holds `table`, built from the corpus; rewrites it first when
+/// CUDOCTOR_UPDATE_WORDS is set.
+fn check_built_from_corpus(file: &str, table: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(file);
+    if std::env::var_os("CUDOCTOR_UPDATE_WORDS").is_some() {
+        fs_err::write(&path, table).unwrap();
+    }
+    assert!(
+        fs_err::read_to_string(&path).unwrap_or_default() == table,
+        "data/{file} is not built from tests/explain_corpus: run CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus"
+    );
+}
+
 #[test]
 fn the_word_model_is_trained_on_this_corpus() {
-    // data/words.tsv is the corpus's counts: a case added without retraining fails here.
-    // CUDOCTOR_UPDATE_WORDS=1 rewrites the table.
+    // data/words.tsv is the corpus's counts and data/reports.tsv its reports: a case added without
+    // rebuilding them fails here. CUDOCTOR_UPDATE_WORDS=1 rewrites both.
     let cases = load();
     let trained = WordModel::train(
         cases.iter().map(|(_, c)| (c.text.as_str(), Category::from_name(&c.category).expect("checked"))),
     );
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/words.tsv");
-    let table = trained.to_table();
-    if std::env::var_os("CUDOCTOR_UPDATE_WORDS").is_some() {
-        fs_err::write(&path, &table).unwrap();
-    }
-    assert!(
-        fs_err::read_to_string(&path).unwrap_or_default() == table,
-        "data/words.tsv is not trained on tests/explain_corpus: run CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus"
-    );
+    check_built_from_corpus("words.tsv", &trained.to_table());
     assert_eq!(explain::words::model(), &trained, "the embedded model is the table's");
 
-    // data/reports.tsv likewise (the same variable rewrites it).
     let known = KnownReports::train(cases.iter().map(|(_, c)| {
         (c.url.as_str(), Category::from_name(&c.category).expect("checked"), c.fix.as_str(), c.text.as_str())
     }));
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reports.tsv");
-    let table = known.to_table();
-    if std::env::var_os("CUDOCTOR_UPDATE_WORDS").is_some() {
-        fs_err::write(&path, &table).unwrap();
-    }
-    assert!(
-        fs_err::read_to_string(&path).unwrap_or_default() == table,
-        "data/reports.tsv is not built from tests/explain_corpus: run CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus"
-    );
+    check_built_from_corpus("reports.tsv", &known.to_table());
     assert!(explain::known::reports() == &known, "the embedded table is the file's");
     assert_eq!(known.len(), cases.len());
 }
