@@ -89,11 +89,9 @@ pub struct ReportTableError {
     what: String,
 }
 
-/// The words of `text`: maximal runs of ASCII letters, digits and `_`, lower-cased.
+/// The words of `text`, every one, in order, lower-cased (the word model's runs, unfiltered).
 fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .map(|w| w.to_ascii_lowercase())
+    super::words::runs_of_word_characters(text).map(|w| w.to_ascii_lowercase())
 }
 
 /// The distinct runs of three consecutive words of a text already cut into words, hashed

@@ -156,6 +156,8 @@ impl<'t> Scanner<'t> {
             let first_line = (self.result.lines + 1).saturating_sub(kept_lines).max(1);
             let mut again = Scanner::new(self.table);
             again.ignoring_case = true;
+            // The input is already kept whole (or too long to be) above.
+            again.whole = None;
             again.lines_before = first_line - 1;
             again.chunk(bytes);
             if !again.result.occurrences.is_empty() {

@@ -26,11 +26,17 @@ const MIN_REPORTS: u32 = 2;
 /// The longest word kept (longer runs are hashes, paths glued together, base64).
 const MAX_WORD: usize = 32;
 
-/// The distinct words of `text`: maximal runs of ASCII letters, digits and `_` that start with a
-/// letter, 2 to 32 bytes long, lower-cased (`CUDNN_STATUS_INTERNAL_ERROR`, `cu118`, `sm_86`).
+/// The runs of a text that count as words, in order, as written: maximal runs of ASCII letters,
+/// digits and `_` (what the word model and the known reports both read).
+pub fn runs_of_word_characters(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty())
+}
+
+/// The distinct words of `text`: [`runs_of_word_characters`] that start with a letter, 2 to 32
+/// bytes long, lower-cased (`CUDNN_STATUS_INTERNAL_ERROR`, `cu118`, `sm_86`).
 pub fn words(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for run in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+    for run in runs_of_word_characters(text) {
         if (2..=MAX_WORD).contains(&run.len()) && run.as_bytes()[0].is_ascii_alphabetic() {
             out.insert(run.to_ascii_lowercase());
         }
