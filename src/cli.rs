@@ -75,8 +75,8 @@ pub enum Command {
     /// machine's facts. Text that no signature knows is answered by the words it uses, marked
     /// "unrecognised" (a guess: which fixes real reports with the same words needed, and a
     /// keyword table). A pasted text that is (part of) a real report cudoctor knows names that
-    /// report's thread and the fix it confirmed. `cudoctor kb error TEXT` shows what the signature
-    /// table knows.
+    /// report's thread and the fix it confirmed.
+    /// `cudoctor kb error TEXT` shows what the signature table knows.
     ///
     /// Examples:
     ///   cudoctor explain "CUDNN_STATUS_INTERNAL_ERROR"
