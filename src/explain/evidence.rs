@@ -176,6 +176,10 @@ pub struct LogEvidence {
     /// error", "a lower batch size … will succeed"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_hint: Option<String>,
+    /// The user says GPU memory grows over the run ("memory leak during training", "GPU memory
+    /// usage grew slowly", "a slow and steady increase"): the phrase as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_growth: Option<String>,
     /// The log shows a checkpoint being restored by `torch.load` (its `map_location` argument, or
     /// torch/serialization.py's restore functions in a traceback): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -321,6 +325,7 @@ struct Patterns {
     tf_named: Regex,
     multi_node: Regex,
     memory_hint: Regex,
+    memory_growth: Regex,
     checkpoint_load: Regex,
     allocator_or_vgpu: Regex,
     bf16: Regex,
@@ -497,6 +502,9 @@ fn patterns() -> &'static Patterns {
             ),
             memory_hint: re(
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
+            ),
+            memory_growth: re(
+                r"(?i)\bmemory[ -]leak\w*|\bleak(?:s|ing|age)?\b[^.\n]{0,30}\b(?:memory|vram)\b|\b(?:memory|vram|usage|consumption) (?:usage |consumption )?(?:slowly |steadily |gradually |keeps? )?(?:grows?|grew|growing|increas\w*|rising|going up|accumulat\w*)|\b(?:slow|steady|gradual|constant) (?:and steady )?(?:increase|growth|rise)\b",
             ),
             checkpoint_load: re(
                 r"\bmap_location\b(?:\s*=\s*[^,)\n]{1,40})?|\b(?:default_restore_location|_cuda_deserialize)\b|torch\.load\([^)\n]{0,80}\)",
@@ -803,6 +811,7 @@ pub fn extract(
         .map(|c| format!("{}={}", &c[1], &c[2]));
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
+    ev.memory_growth = found(&p.memory_growth);
     // A load already mapped to the CPU puts nothing on the GPU.
     ev.checkpoint_load = p
         .checkpoint_load
@@ -966,6 +975,11 @@ pub fn add_setup_from_trailer(ev: &mut LogEvidence, end: &LogEvidence) {
     }
     if ev.written_report.is_none() {
         ev.written_report = end.written_report.clone();
+    }
+    // What the user says of the run as a whole ("memory leak during training") holds for the
+    // memory error that ends it.
+    if ev.memory_growth.is_none() {
+        ev.memory_growth = end.memory_growth.clone();
     }
 }
 

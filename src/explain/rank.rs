@@ -109,6 +109,7 @@ pub const RULES: &[Rule] = &[
     nccl_detail_elsewhere_in_log,
     nccl_multi_node,
     memory_hint_in_log,
+    memory_growth_in_log,
     allocator_mode_refused,
     worker_exit_in_log,
     nccl_cuda_failure_detail,
@@ -1925,6 +1926,23 @@ pub fn nccl_multi_node(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
+/// GPU memory that grows over a run until it runs out: something keeps tensors (and the autograd
+/// graphs behind them) alive between steps, the usual case in reports of a slow leak
+/// (https://github.com/microsoft/SpareNet/issues/12: losses accumulated with their graphs,
+/// https://github.com/pytorch/pytorch/issues/4932: evaluation without no_grad). The report's own
+/// "out of memory" is then no evidence for a batch that is simply too large.
+pub fn memory_growth_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !has(input, Category::Oom) || !has(input, Category::UserCodeBug) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.memory_growth.as_deref() else { return vec![] };
+    vec![adj(
+        Category::UserCodeBug,
+        12.0,
+        format!("the report says memory grows over the run (\"{phrase}\"): a leak, not a batch too large"),
+    )]
+}
+
 /// The user says memory ran out, or that a smaller batch runs, around an error that memory
 /// pressure can cause (a cuDNN internal error, an illegal address from a failed allocation):
 /// https://github.com/pytorch/pytorch/issues/81620 (NVIDIA: cuDNN's internal error was an
@@ -1934,6 +1952,10 @@ pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(phrase) = input.evidence.memory_hint.as_deref() else { return vec![] };
+    // Memory that ran out because it grew is the leak's symptom ([`memory_growth_in_log`]).
+    if input.evidence.memory_growth.is_some() {
+        return vec![];
+    }
     vec![adj(Category::Oom, 4.0, format!("the log says \"{phrase}\""))]
 }
 
