@@ -3296,10 +3296,14 @@ mod tests {
         let t = table();
         let none = BTreeSet::new();
         let ima = t.by_id("cuda-illegal-address").unwrap();
-        assert_eq!(rank(ima, &LogEvidence::default(), None, &none, t)[0].category, Category::UserCodeBug);
+        // Alone, the message is most often a library's bug (21 of the corpus's 37 reports of it).
+        let alone = rank(ima, &LogEvidence::default(), None, &none, t);
+        assert_eq!(alone[0].category, Category::Other);
         for marker in ["nn.Conv2d", "[inductor]"] {
             let ev = LogEvidence { library_kernel: Some(marker.into()), ..LogEvidence::default() };
-            assert_eq!(rank(ima, &ev, None, &none, t)[0].category, Category::Other, "{marker}");
+            let ranked = rank(ima, &ev, None, &none, t);
+            assert_eq!(ranked[0].category, Category::Other, "{marker}");
+            assert!(ranked[0].score > alone[0].score && !ranked[0].facts.is_empty(), "{marker}");
         }
         // A signature that names no library bug among its causes is left alone.
         let ev = LogEvidence { library_kernel: Some("nn.Conv2d".into()), ..LogEvidence::default() };
@@ -3834,7 +3838,7 @@ mod tests {
     #[test]
     fn an_illegal_address_in_a_serving_engine_is_its_bug_and_on_an_overclocked_card_the_card() {
         let plain = "RuntimeError: CUDA error: an illegal memory access was encountered";
-        assert_eq!(top(plain).1, Category::UserCodeBug);
+        assert_eq!(top(plain).1, Category::Other);
         assert_eq!(top(&format!("codellama-13b-awq {plain}")).1, Category::Other);
         assert_eq!(top(&format!("[Bug]: {plain}. Qwen2.5-VL")).1, Category::Other);
         assert_eq!(top(&format!("{plain}\n  File \"vllm/worker/model_runner.py\"")).1, Category::Other);
