@@ -352,6 +352,35 @@ mod tests {
     }
 
     #[test]
+    fn the_words_of_the_last_rounds_vote_for_their_categories() {
+        let t = fallback_table();
+        for (text, category) in [
+            ("Problems getting TensorFlow to behave deterministically", Category::Nondeterminism),
+            (
+                "optimizer.compute_gradients() produces inconsistent gradients with the same input",
+                Category::Nondeterminism,
+            ),
+            ("The matrix multiplication operator can't get correct results on 3090", Category::Other),
+            ("torch.backends.cuda.matmul.allow_tf32 = False fixes it", Category::Other),
+            ("It works with 1.12 but this is a regression since upgrading", Category::Other),
+            (
+                "PyTorch built with CuDNN-8.8.1 crashes if CuDNN-8.9.2 is installed",
+                Category::CudnnVersionMismatch,
+            ),
+        ] {
+            assert_eq!(vote(text, t).first().map(|v| v.category), Some(category), "{text}");
+        }
+        // A cuDNN library's file name is not a release number.
+        let release = t.keywords.iter().find(|k| k.re.as_str().contains("cudnn[ -]?v?")).unwrap();
+        for named in ["cudnn 7.6.5", "CuDNN-8.8.1", "cudnn6", "CuDNN v5"] {
+            assert!(release.re.is_match(named), "{named}");
+        }
+        for file in ["cudnn64_8.dll", "libcudnn.so.8", "cudnn_ops_infer64_8.dll"] {
+            assert!(!release.re.is_match(file), "{file}");
+        }
+    }
+
+    #[test]
     fn an_unrecognised_text_gets_ranked_causes_and_the_line_that_voted() {
         let text = "step 10 ok\nstep 11 ok\nFatal: failed to open /dev/nvidiactl: Permission denied\n";
         let e = explain_unrecognised(text, 40, None, table(), crate::explain::words::model()).unwrap();

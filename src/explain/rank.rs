@@ -4474,4 +4474,61 @@ mod tests {
         let app = with_xid.replace("): 48,", "): 13,");
         assert_ne!(top(&app).1, Category::HardwareFault);
     }
+
+    #[test]
+    fn memory_that_grows_over_the_run_is_a_leak_not_a_batch_too_large() {
+        let oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB";
+        assert_eq!(top(oom), ("torch-cuda-oom".into(), Category::Oom));
+        for said in [
+            "memory leak during training",
+            "The GPU memory usage grew slowly during training, finally threw",
+            "Tracking the GPU memory consumption a slow and steady increase is visible.",
+        ] {
+            let text = format!("{said}\n{oom}");
+            let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
+            let e = rules_only(&result).into_iter().next().unwrap();
+            assert_eq!(e.causes[0].category, Category::UserCodeBug, "{said}");
+            assert!(e.causes[0].facts.iter().any(|f| f.contains("memory grows")), "{said}");
+        }
+        // A batch that is simply too large says nothing of growth.
+        assert_eq!(top(&format!("with batch size 64 I get\n{oom}")).1, Category::Oom);
+    }
+
+    #[test]
+    fn the_messages_of_the_last_rounds_have_their_signatures() {
+        let cases = [
+            (
+                "[TensorRT] ERROR: INVALID_CONFIG: The engine plan file is generated on an incompatible device, expecting compute 6.1 got compute 7.5, please rebuild.",
+                "tensorrt-engine-other-gpu",
+                Category::ArchUnsupported,
+            ),
+            (
+                "AttributeError: module 'faiss' has no attribute 'StandardGpuResources'",
+                "faiss-no-gpu-build",
+                Category::CpuOnlyBuild,
+            ),
+            (
+                "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with cuda>=11.0",
+                "bf16-compute-capability",
+                Category::ArchUnsupported,
+            ),
+            (
+                "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path! Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor",
+                "cudnn-symbol-not-loaded",
+                Category::CudnnVersionMismatch,
+            ),
+        ];
+        for (text, id, category) in cases {
+            assert_eq!(top(text), (id.into(), category), "{text}");
+        }
+        // NCCL's numbered errors are read with their message (the number alone is no longer a literal).
+        assert_eq!(top("NCCL Error 3: internal error").0, "nccl-internal-error");
+        assert_eq!(top("NCCL Error 5: invalid usage").0, "nccl-invalid-usage");
+        assert_eq!(top("NCCL Error 2: unhandled system error").0, "nccl-system-error");
+        // The engine's and the GPU's capabilities are read from TensorRT's message.
+        let result = crate::explain::scan::scan_bytes(cases[0].0.as_bytes(), table());
+        let e = rules_only(&result).into_iter().next().unwrap();
+        assert!(e.evidence.captured.contains(&("engine_cc".into(), "7.5".into())));
+        assert!(e.evidence.captured.contains(&("device_cc".into(), "6.1".into())));
+    }
 }
