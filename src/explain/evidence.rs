@@ -504,7 +504,7 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\b(?:out of (?:gpu |cuda |device )?memory|OOM)\b|\b(?:smaller|lower|reduc\w*|decreas\w*) (?:the )?batch[ _-]?size\b[^.\n]{0,60}\b(?:works?|worked|succeed\w*|fine|normal|runs?)\b",
             ),
             memory_growth: re(
-                r"(?i)\bmemory[ -]leak\w*|\bleak(?:s|ing|age)?\b[^.\n]{0,30}\b(?:memory|vram)\b|\b(?:memory|vram|usage|consumption) (?:usage |consumption )?(?:slowly |steadily |gradually |keeps? )?(?:grows?|grew|growing|increas\w*|rising|going up|accumulat\w*)|\b(?:slow|steady|gradual|constant) (?:and steady )?(?:increase|growth|rise)\b",
+                r"(?i)\bmemory[ -]leak\w*|\bleak(?:s|ing|age)?\b[^.\n]{0,30}\b(?:memory|vram)\b|\b(?:memory|vram)(?: usage| consumption)? (?:slowly |steadily |gradually |keeps? )?(?:grows?|grew|growed|growing|increas\w*|rising|going up|accumulat\w*)|\b(?:slow|steady|gradual|constant) (?:and steady )?(?:increase|growth|rise)\b",
             ),
             checkpoint_load: re(
                 r"\bmap_location\b(?:\s*=\s*[^,)\n]{1,40})?|\b(?:default_restore_location|_cuda_deserialize)\b|torch\.load\([^)\n]{0,80}\)",

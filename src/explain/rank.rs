@@ -4481,7 +4481,7 @@ mod tests {
         assert_eq!(top(oom), ("torch-cuda-oom".into(), Category::Oom));
         for said in [
             "memory leak during training",
-            "The GPU memory usage grew slowly during training, finally threw",
+            "The GPU memory usage growed slowly during training, finally threw",
             "Tracking the GPU memory consumption a slow and steady increase is visible.",
         ] {
             let text = format!("{said}\n{oom}");
@@ -4490,8 +4490,9 @@ mod tests {
             assert_eq!(e.causes[0].category, Category::UserCodeBug, "{said}");
             assert!(e.causes[0].facts.iter().any(|f| f.contains("memory grows")), "{said}");
         }
-        // A batch that is simply too large says nothing of growth.
+        // A batch that is simply too large, or the GPU's utilisation rising, says nothing of growth.
         assert_eq!(top(&format!("with batch size 64 I get\n{oom}")).1, Category::Oom);
+        assert_eq!(top(&format!("GPU usage increases to 100% and then\n{oom}")).1, Category::Oom);
     }
 
     #[test]
