@@ -364,6 +364,11 @@ mod tests {
             ("torch.backends.cuda.matmul.allow_tf32 = False fixes it", Category::Other),
             ("It works with 1.12 but this is a regression since upgrading", Category::Other),
             (
+                "CUDA not available - defaulting to CPU. Note: This module is much faster with a GPU.",
+                Category::CpuOnlyBuild,
+            ),
+            ("llama_model_load: BLAS = 0 after the update, it does not use the GPU", Category::CpuOnlyBuild),
+            (
                 "PyTorch built with CuDNN-8.8.1 crashes if CuDNN-8.9.2 is installed",
                 Category::CudnnVersionMismatch,
             ),
