@@ -221,6 +221,11 @@ pub struct LogEvidence {
     /// `max-autotune`, a `triton_poi_…` kernel, "Triton Error [CUDA]"): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub library_kernel: Option<String>,
+    /// The failing GPU code is an op of a compiled extension a project builds itself (deformable
+    /// convolution, RoIAlign/NMS ops, mmcv's `_ext`, an `…_im2col_cuda` kernel): the marker as
+    /// written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extension_op: Option<String>,
     /// A PyTorch installed by pip (`site-packages/torch/__init__.py` in the traceback) failed to
     /// import: its CUDA wheels get cuDNN and the other CUDA libraries from the nvidia-* wheels pip
     /// installed beside it. The path as written.
@@ -297,6 +302,7 @@ struct Patterns {
     no_nvidia_gpu: Regex,
     other_graphics: Regex,
     library_kernel: Regex,
+    extension_op: Regex,
     pip_torch_import: Regex,
     cpu_build: Regex,
     cuda_build: Regex,
@@ -457,6 +463,9 @@ fn patterns() -> &'static Patterns {
             // https://github.com/vllm-project/vllm/issues/13939, .../20005, .../6976).
             library_kernel: re(
                 r"(?i:\b(?:nn\.|F\.)?conv[123]d\b|\bcudnn_convolution|\bCudnnConvolution|\bcudnn::|\bvllm\b|\bsglang\b|\bTensorRT-LLM\b|\b(?:awq|gptq)\b|\bflash[_-]?attn\b|\bxformers\b)|(?m:^\s*\[Bug\])|\[inductor\]|\btorch[/\\._]+_inductor\b|\bTorchInductor\b|\btorch\.compile\b|\bmax-autotune\b|\btriton_(?:poi|red|per|mm|tem)_|Triton Error \[CUDA\]|\btriton_heuristics\b",
+            ),
+            extension_op: re(
+                r"(?i)\b(?:modulated_)?deform(?:able)?_?(?:conv|col2im|im2col|attn|pool)\w*|\b\w+_(?:im2col|col2im)\w*_cuda\b|\broi_?(?:align|pool)\w*|\bmmcv\b|\b_ext\b|\bmaskrcnn_benchmark\b|\bdetectron2\._C\b|\bnms_cuda\b",
             ),
             pip_torch_import: re(r"[\w./\\-]*(?:site|dist)-packages[/\\]torch[/\\]__init__\.py"),
             // A wheel's local version tag, not the word CPU: "2.1.2+cpu", not YOLOv5's "torch 1.7.1 CPU".
@@ -788,6 +797,7 @@ pub fn extract(
         ev.no_nvidia_gpu = found(&p.other_graphics);
     }
     ev.library_kernel = found(&p.library_kernel);
+    ev.extension_op = found(&p.extension_op);
     ev.pip_torch_import = found(&p.pip_torch_import);
     ev.cpu_build_in_log = found(&p.cpu_build);
     ev.cuda_build_in_log = found(&p.cuda_build).or_else(|| {

@@ -110,6 +110,7 @@ pub const RULES: &[Rule] = &[
     nccl_multi_node,
     memory_hint_in_log,
     memory_growth_in_log,
+    extension_op_without_function,
     allocator_mode_refused,
     worker_exit_in_log,
     nccl_cuda_failure_detail,
@@ -1940,6 +1941,23 @@ pub fn memory_growth_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         Category::UserCodeBug,
         12.0,
         format!("the report says memory grows over the run (\"{phrase}\"): a leak, not a batch too large"),
+    )]
+}
+
+/// "invalid device function" in an op of an extension the project compiles itself (deformable
+/// convolution, RoIAlign, mmcv's ops): the extension was built against another CUDA or PyTorch
+/// than the one running it (the corpus's six such reports, e.g.
+/// https://github.com/zzangjinsun/NLSPN_ECCV20/issues/6 and https://github.com/MhLiao/DB/issues/31,
+/// against none of its fifteen architecture reports).
+pub fn extension_op_without_function(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-invalid-device-function" {
+        return vec![];
+    }
+    let Some(op) = input.evidence.extension_op.as_deref() else { return vec![] };
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        8.0,
+        format!("the function is missing from a compiled extension's op ({op}): rebuild it against the running PyTorch and CUDA"),
     )]
 }
 
@@ -4473,6 +4491,18 @@ mod tests {
         // An application fault (Xid 13) does not say the same.
         let app = with_xid.replace("): 48,", "): 13,");
         assert_ne!(top(&app).1, Category::HardwareFault);
+    }
+
+    #[test]
+    fn a_function_missing_from_a_compiled_extension_op_is_a_build_for_another_cuda() {
+        let plain = "RuntimeError: CUDA error: invalid device function";
+        assert_eq!(top(plain), ("cuda-invalid-device-function".into(), Category::ArchUnsupported));
+        for op in [
+            "error in modulated_deformable_im2col_cuda: invalid device function",
+            "File \"mmcv/ops/roi_align.py\", line 82, in forward\nRuntimeError: CUDA error: invalid device function",
+        ] {
+            assert_eq!(top(op).1, Category::CudaRuntimeMismatch, "{op}");
+        }
     }
 
     #[test]
