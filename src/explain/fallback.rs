@@ -369,6 +369,10 @@ mod tests {
             ),
             ("llama_model_load: BLAS = 0 after the update, it does not use the GPU", Category::CpuOnlyBuild),
             (
+                "src/convolutional_layer.c: fatal error: cudnn.h: No such file or directory",
+                Category::CudnnMissing,
+            ),
+            (
                 "PyTorch built with CuDNN-8.8.1 crashes if CuDNN-8.9.2 is installed",
                 Category::CudnnVersionMismatch,
             ),
