@@ -3527,17 +3527,20 @@ mod tests {
         crate::explain::explain_with(result, None, &learned)
     }
 
-    fn top(text: &str) -> (String, Category) {
+    /// The first error of a text, explained by the rules alone ([`rules_only`]).
+    fn first(text: &str) -> crate::explain::Explanation {
         let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
-        let e = rules_only(&result).into_iter().next().expect("a known error");
+        rules_only(&result).into_iter().next().expect("a known error")
+    }
+
+    fn top(text: &str) -> (String, Category) {
+        let e = first(text);
         (e.signature, e.causes[0].category)
     }
 
     /// The categories of the first error's causes, best first.
     fn causes(text: &str) -> Vec<Category> {
-        let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
-        let e = rules_only(&result).into_iter().next().expect("a known error");
-        e.causes.iter().map(|c| c.category).collect()
+        first(text).causes.iter().map(|c| c.category).collect()
     }
 
     #[test]
@@ -4196,11 +4199,7 @@ mod tests {
     #[test]
     fn a_driver_older_than_the_cuda_named_in_the_log_is_too_old() {
         let e804 = "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW";
-        let result = crate::explain::scan::scan_bytes(
-            format!("My driver version is 470.141.03 with CUDA 11.7.\n{e804}").as_bytes(),
-            table(),
-        );
-        let e = rules_only(&result).into_iter().next().unwrap();
+        let e = first(&format!("My driver version is 470.141.03 with CUDA 11.7.\n{e804}"));
         assert_eq!(e.causes[0].category, Category::DriverTooOld);
         assert!(
             e.causes[0].facts.iter().any(|f| f.contains("supports CUDA 11.4 at most")),
@@ -4253,8 +4252,7 @@ mod tests {
         let wrapped = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:319] Loaded runtime CuDNN l\n\
                        ibrary: 7.4.1 but source was compiled with: 7.6.4.  CuDNN library major and minor version needs to match or have higher minor version in case of CuDNN 7.0 or later version. If using a binary install, up\n\
                        grade your CuDNN library.  If building from sources, make sure the library loaded at runtime is compa";
-        let result = crate::explain::scan::scan_bytes(wrapped.as_bytes(), table());
-        let e = rules_only(&result).into_iter().next().expect("a known error");
+        let e = first(wrapped);
         assert_eq!(
             (e.signature.as_str(), e.causes[0].category),
             ("tf-cudnn-runtime-mismatch", Category::CudnnVersionMismatch)
@@ -4263,8 +4261,7 @@ mod tests {
         assert_eq!(e.evidence.cudnn_compiled.map(|v| v.to_string()).as_deref(), Some("7.6.4"));
         // TensorFlow 1.x's integers and compatibility versions.
         let old = "E cuda_dnn.cc:378] Loaded runtime CuDNN library: 7101 (compatibility version 7100) but source was compiled with 7004 (compatibility version 7000).  If using a binary install, upgrade your CuDNN library to match.";
-        let result = crate::explain::scan::scan_bytes(old.as_bytes(), table());
-        let e = rules_only(&result).into_iter().next().expect("a known error");
+        let e = first(old);
         assert_eq!(e.evidence.cudnn_runtime.map(|v| v.to_string()).as_deref(), Some("7.1.1"));
         assert_eq!(e.evidence.cudnn_compiled.map(|v| v.to_string()).as_deref(), Some("7.0.4"));
     }
@@ -4514,9 +4511,7 @@ mod tests {
             "The GPU memory usage growed slowly during training, finally threw",
             "Tracking the GPU memory consumption a slow and steady increase is visible.",
         ] {
-            let text = format!("{said}\n{oom}");
-            let result = crate::explain::scan::scan_bytes(text.as_bytes(), table());
-            let e = rules_only(&result).into_iter().next().unwrap();
+            let e = first(&format!("{said}\n{oom}"));
             assert_eq!(e.causes[0].category, Category::UserCodeBug, "{said}");
             assert!(e.causes[0].facts.iter().any(|f| f.contains("memory grows")), "{said}");
         }
@@ -4557,8 +4552,7 @@ mod tests {
         assert_eq!(top("NCCL Error 5: invalid usage").0, "nccl-invalid-usage");
         assert_eq!(top("NCCL Error 2: unhandled system error").0, "nccl-system-error");
         // The engine's and the GPU's capabilities are read from TensorRT's message.
-        let result = crate::explain::scan::scan_bytes(cases[0].0.as_bytes(), table());
-        let e = rules_only(&result).into_iter().next().unwrap();
+        let e = first(cases[0].0);
         assert!(e.evidence.captured.contains(&("engine_cc".into(), "7.5".into())));
         assert!(e.evidence.captured.contains(&("device_cc".into(), "6.1".into())));
     }
