@@ -261,6 +261,10 @@ pub struct LogEvidence {
     /// `torch/nn/modules/rnn.py` frame): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rnn_in_log: Option<String>,
+    /// The log names an embedding layer or its vocabulary (`nn.Embedding`, "embeddings",
+    /// `vocab_size`): the input of a lookup that fails when an index is out of range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedding_in_log: Option<String>,
     /// A Python import statement the log shows ahead of the error (`from vllm import cuda_utils`,
     /// `---> 11 import selective_scan_cuda`): the error came from loading that module.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -325,6 +329,7 @@ struct Patterns {
     gpu_name: Regex,
     gpu_compact: Regex,
     gpu_bare: Regex,
+    gpu_generation: Regex,
     nccl_env: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
@@ -342,6 +347,7 @@ struct Patterns {
     driver_blocked: Regex,
     driver_unreachable: Regex,
     rnn: Regex,
+    embedding: Regex,
     python_import: Regex,
     reboot: Regex,
     worker_exit: Regex,
@@ -536,7 +542,10 @@ fn patterns() -> &'static Patterns {
                 r"(?i)secure ?boot|key was rejected by service|lockdown|mokutil|\bnouveau\b",
             ),
             driver_unreachable: re(r"(?i)couldn.t communicate with the nvidia driver"),
-            rnn: re(r"(?i)\bnn\.(?:lstm|gru|rnn)\b|\bself\.(?:lstm|gru|rnn)\b|\bnn[/\\]modules[/\\]rnn\.py\b|\b_cudnn_rnn\b"),
+            // Also other frameworks' cuDNN RNN layers: Chainer's NStepLSTM, TensorFlow's CudnnRNN
+            // ops and Keras's LSTM/GRU layers, cuDNN's own cudnnRNN* calls.
+            rnn: re(r"(?i)\bnn\.(?:lstm|gru|rnn)\b|\bself\.(?:lstm|gru|rnn)\b|\bnn[/\\]modules[/\\]rnn\.py\b|\b_cudnn_rnn\b|\bNStep(?:Bi)?(?:LSTM|GRU|RNN)\b|\bCudnnRNN\w*|\bcudnnRNN\w+|\blayers\.(?:LSTM|GRU)\b"),
+            embedding: re(r"(?i)\bnn\.Embedding\b|\bembeddings?\b|\bvocab(?:ulary)?[_ ]size\b"),
             suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
             fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
             reboot: re(r"(?i)\breboot|\brestart(?:ed|ing)? (?:the |my )?(?:machine|computer|system|pc|server|host)\b"),
@@ -574,7 +583,11 @@ fn patterns() -> &'static Patterns {
             // A GeForce named by its number alone, as owners write it ("I have a 3090", "my 4080
             // super", "two 2080 Tis"): only after an article or possessive, so years and sizes
             // are not read as cards.
-            gpu_bare: re(r"(?i)\b(?:a|an|my|the|two|four|eight|\dx) ((?:10[5-8]|16[56]|20[6-8]|30[5-9]|40[6-9]|50[6-9])0)(?: ?(ti|super)\b)?"),
+            // Also after a preposition or verb of owning ("run failed with 5080", "on my 4090"
+            // is caught by "my", "bought 5070"), still only for the GeForce numbers.
+            gpu_bare: re(r"(?i)\b(?:a|an|my|the|two|four|eight|\dx|with|on|using|bought|got|own) ((?:10[5-8]|16[56]|20[6-8]|30[5-9]|40[6-9]|50[6-9])0)(?: ?(ti|super)\b)?"),
+            // A generation instead of a card: "GeForce RTX 50XX", "RTX 40-series", "RTX Blackwell".
+            gpu_generation: re(r"(?i)\brtx ?([2-5]0)(?:xx\b|[- ]?series\b)|\b(blackwell)\b"),
         }
     })
 }
@@ -680,8 +693,17 @@ pub fn extract(
             c.get(2).map_or("", |s| if s.as_str().eq_ignore_ascii_case("ti") { " Ti" } else { " SUPER" });
         format!("{family} {}{suffix}", &c[1])
     });
-    let names =
-        p.gpu_name.find_iter(context).map(|m| m.as_str().trim().to_string()).chain(compact).chain(bare);
+    let generation = p.gpu_generation.captures_iter(context).map(|c| match c.get(1) {
+        Some(n) => format!("RTX {}", n.as_str()),
+        None => "Blackwell".to_string(),
+    });
+    let names = p
+        .gpu_name
+        .find_iter(context)
+        .map(|m| m.as_str().trim().to_string())
+        .chain(compact)
+        .chain(bare)
+        .chain(generation);
     for name in names {
         if let Some(family) = table.gpu_capability(&name) {
             ev.gpu_name = Some(name.clone());
@@ -841,6 +863,7 @@ pub fn extract(
     ev.driver_blocked = found(&p.driver_blocked);
     ev.driver_unreachable = found(&p.driver_unreachable);
     ev.rnn_in_log = found(&p.rnn);
+    ev.embedding_in_log = found(&p.embedding);
     ev.python_import =
         found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());

@@ -146,6 +146,7 @@ pub const RULES: &[Rule] = &[
     pytorch_cudnn_not_initialized,
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
+    cublas_failure_after_embedding,
     oom_while_restoring_checkpoint,
     insufficient_driver_on_a_cuda12_driver,
 ];
@@ -3037,12 +3038,32 @@ pub fn paddle_cudnn_bad_param(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// A cuBLAS failure where the log names an embedding layer: an index past the embedding's
+/// table (a token id beyond the vocabulary, a feature value beyond the embedding size) makes the
+/// lookup's kernel fail, and the first cuBLAS call after it reports the broken context as
+/// CUBLAS_STATUS_NOT_INITIALIZED or EXECUTION_FAILED
+/// (https://github.com/huggingface/transformers/issues/6263, https://github.com/shenweichen/DeepCTR-Torch/issues/135:
+/// running on the CPU shows the IndexError).
+pub fn cublas_failure_after_embedding(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !input.signature.id.starts_with("cublas-") || !has(input, Category::UserCodeBug) {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.embedding_in_log.as_deref() else { return vec![] };
+    vec![adj(
+        Category::UserCodeBug,
+        4.0,
+        format!(
+            "the log names an embedding (\"{marker}\"): an index beyond its table breaks the CUDA context, and cuBLAS reports it next"
+        ),
+    )]
+}
+
 /// A cuDNN internal or execution failure in PyTorch's recurrent layer: the RNN kernels take the
 /// program's inputs as they are, and the threads were the program's (an embedding index out of
 /// range, https://github.com/pytorch/pytorch/issues/4675; an input left on the CPU,
 /// https://github.com/pytorch/pytorch/issues/6306).
 pub fn cudnn_rnn_failure(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    const IDS: [&str; 2] = ["cudnn-internal-error", "cudnn-execution-failed"];
+    const IDS: [&str; 3] = ["cudnn-internal-error", "cudnn-execution-failed", "cudnn-bad-param"];
     if !IDS.contains(&input.signature.id.as_str()) || !has(input, Category::UserCodeBug) {
         return vec![];
     }
