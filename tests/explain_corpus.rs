@@ -116,6 +116,12 @@ fn the_right_category_comes_first_for_most_of_the_corpus() {
     for (name, c) in &cases {
         by_category.entry(c.category.as_str()).or_default().1 += 1;
         let explained = explain_left_out(c, None);
+        if let Some(path) = std::env::var_os("CORPUS_DUMP") {
+            // For studying priors offline: each report's first error with all its ranked causes.
+            let line = serde_json::json!({"name": name, "category": c.category, "first": explained.first()});
+            let mut f = fs_err::OpenOptions::new().create(true).append(true).open(path).unwrap();
+            std::io::Write::write_all(&mut f, format!("{line}\n").as_bytes()).unwrap();
+        }
         let got = explained.first().and_then(|e| e.causes.first().map(|k| (e.signature.clone(), k.category)));
         match got {
             Some((sig, cat)) if cat.name() == c.category => {

@@ -147,6 +147,7 @@ pub const RULES: &[Rule] = &[
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
     cublas_failure_after_embedding,
+    error_after_device_assert,
     oom_while_restoring_checkpoint,
     insufficient_driver_on_a_cuda12_driver,
 ];
@@ -3038,6 +3039,25 @@ pub fn paddle_cudnn_bad_param(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// Any other CUDA library error in a log that also shows a device-side assertion: the assertion
+/// leaves the CUDA context unusable, so the next library call fails too (on an H200 with PyTorch
+/// 2.11, an embedding index past its table prints `Assertion `srcIndex < srcSelectDimSize`
+/// failed` and then `CUBLAS_STATUS_INTERNAL_ERROR when calling cublasCreate(handle)`). The fix is
+/// the assertion's: the program's indices.
+pub fn error_after_device_assert(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id == "cuda-device-assert"
+        || !input.seen.contains("cuda-device-assert")
+        || !has(input, Category::UserCodeBug)
+    {
+        return vec![];
+    }
+    vec![adj(
+        Category::UserCodeBug,
+        4.0,
+        "the log also shows a device-side assertion, which breaks the CUDA context: this error is its consequence",
+    )]
+}
+
 /// A cuBLAS failure where the log names an embedding layer: an index past the embedding's
 /// table (a token id beyond the vocabulary, a feature value beyond the embedding size) makes the
 /// lookup's kernel fail, and the first cuBLAS call after it reports the broken context as
@@ -4576,5 +4596,64 @@ mod tests {
         let e = first(cases[0].0);
         assert!(e.evidence.captured.contains(&("engine_cc".into(), "7.5".into())));
         assert!(e.evidence.captured.contains(&("device_cc".into(), "6.1".into())));
+    }
+
+    #[test]
+    fn cufft_torchvision_cudnn_api_and_blackwell_cublas_messages_rank_their_threads_causes() {
+        // From rounds CP-DJ of the corpus, as the threads pasted them.
+        let cases = [
+            ("RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR", "cufft-error", Category::ArchUnsupported),
+            ("RuntimeError: operator torchvision::nms does not exist", "torchvision-op-missing", Category::Other),
+            (
+                "src/cudnn.hpp:112:3: error: too few arguments to function 'cudnnStatus_t cudnnSetConvolution2dDescriptor(...)'",
+                "cudnn-api-arguments",
+                Category::CudnnVersionMismatch,
+            ),
+        ];
+        for (text, id, category) in cases {
+            assert_eq!(top(text), (id.into(), category), "{text}");
+        }
+        // cuBLAS's refusal on a Blackwell card, named as users name it, is the architecture; with no
+        // GPU named, a cuBLAS of another CUDA release stays first.
+        let refused = "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED";
+        assert_eq!(top(refused).1, Category::CudaRuntimeMismatch);
+        for gpu in ["run failed with 5080", "GeForce RTX 50XX - cuBLAS failed", "about it on RTX Blackwell"] {
+            assert_eq!(top(&format!("{gpu}\n{refused}")).1, Category::ArchUnsupported, "{gpu}");
+        }
+    }
+
+    #[test]
+    fn a_cublas_error_after_an_embedding_or_an_assertion_is_the_program_s() {
+        // Without context the handle's creation failing is memory; next to an embedding it is an
+        // index past the table (huggingface/transformers#6263).
+        let handle =
+            "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`";
+        assert_eq!(top(handle).1, Category::Oom);
+        let embedding = format!("I added some other embeddings to BertEmbedding, then:\n{handle}");
+        assert_eq!(top(&embedding).1, Category::UserCodeBug);
+        // As printed on an H200 (PyTorch 2.11) by an embedding lookup past its table: the assertion
+        // comes first, and the cuBLAS error after it is ranked as its consequence.
+        let log = "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1515: indexSelectSmallIndex: block: [0,0,0], thread: [2,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n\
+            Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n\
+            RuntimeError: CUDA error: CUBLAS_STATUS_INTERNAL_ERROR when calling `cublasCreate(handle)`\n";
+        let all = rules_only(&crate::explain::scan::scan_bytes(log.as_bytes(), crate::explain::table()));
+        assert_eq!(all[0].signature, "cuda-device-assert");
+        assert_eq!(all[1].signature, "cublas-internal-or-unsupported");
+        assert_eq!(all[1].causes[0].category, Category::UserCodeBug);
+        assert!(all[1].causes[0].facts[0].contains("device-side assertion"), "{:?}", all[1].causes[0].facts);
+        let alone =
+            "RuntimeError: CUDA error: CUBLAS_STATUS_INTERNAL_ERROR when calling `cublasCreate(handle)`";
+        assert_ne!(top(alone).1, Category::UserCodeBug);
+    }
+
+    #[test]
+    fn a_bad_parameter_in_a_recurrent_layer_is_the_program_s_input() {
+        let bad = "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM";
+        assert_eq!(top(bad).1, Category::CudnnVersionMismatch);
+        for layer in
+            ["out = self.lstm(x, lengths)", "chainer.links.NStepLSTM(1, 8, 8, 0.0)", "keras.layers.LSTM(64)"]
+        {
+            assert_eq!(top(&format!("{layer}\n{bad}")).1, Category::UserCodeBug, "{layer}");
+        }
     }
 }
