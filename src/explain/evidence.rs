@@ -26,6 +26,10 @@ pub struct LogEvidence {
     /// Memory free on the GPU at that moment, MiB.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub free_mib: Option<f64>,
+    /// What the process may use at most, MiB: PyTorch adds "1.40 GiB allowed;" to its message when
+    /// the program capped it (torch.cuda.set_per_process_memory_fraction).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_mib: Option<f64>,
     /// The GPU's capacity, MiB.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_mib: Option<f64>,
@@ -159,6 +163,10 @@ pub struct LogEvidence {
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nccl_env_set: Option<String>,
+    /// NCCL found no network interface to bootstrap on ("Bootstrap : no socket interface found",
+    /// "NET/Socket : No usable listening interface found"): the line as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nccl_no_interface: Option<String>,
     /// The log comes from JAX (an `XlaRuntimeError`, a `jaxlib` or `jax/_src` frame): the marker.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jax_in_log: Option<String>,
@@ -287,6 +295,7 @@ struct Patterns {
     total: Regex,
     free: Regex,
     process: Regex,
+    allowed: Regex,
     xla_memory: Regex,
     jax: Regex,
     caffe_conv: Regex,
@@ -331,6 +340,7 @@ struct Patterns {
     gpu_bare: Regex,
     gpu_generation: Regex,
     nccl_env: Regex,
+    nccl_no_interface: Regex,
     cudnn_named: Regex,
     torch_named: Regex,
     tf_named: Regex,
@@ -370,6 +380,7 @@ fn patterns() -> &'static Patterns {
             total: re(r"([\d.]+) ?(GiB|MiB) total capacity|total capacity of ([\d.]+) ?(GiB|MiB)"),
             free: re(r"(?:; |of which )([\d.]+) ?(GiB|MiB|KiB|bytes) (?:is )?free"),
             process: re(r"this process has ([\d.]+) ?(GiB|MiB|KiB|bytes) memory in use"),
+            allowed: re(r"\b([\d.]+) ?(GiB|MiB|KiB|bytes) allowed;"),
             // XLA's cuda_dnn.cc after a failed cuDNN handle: "Memory usage: 707198976 bytes free,
             // 4231397376 bytes total."
             xla_memory: re(r"Memory usage: (\d+) bytes free, (\d+) bytes total"),
@@ -487,6 +498,7 @@ fn patterns() -> &'static Patterns {
             not_x86_linux: re(r"(?i)aarch64|\barm64\b|jetson|\bmacos\b|\bmac os\b|darwin|apple m\d"),
             nvml: re(r"NVML library version: ([\d.]+)"),
             nccl_env: re(r"\b(NCCL_[A-Z0-9_]+) set by environment to (\S+)"),
+            nccl_no_interface: re(r"Bootstrap ?: no socket interface found|No usable listening interface found"),
             // A major of 5 to 9 standing alone ("cudnn64_9.dll" and "libcudnn_ops.so.9" do not
             // match: a digit or a letter follows, or "_ops" comes between).
             cudnn_named: re(
@@ -728,6 +740,9 @@ pub fn extract(
     if let Some(c) = p.process.captures(context) {
         ev.process_mib = mib(&c[1], &c[2]);
     }
+    if let Some(c) = p.allowed.captures(context) {
+        ev.allowed_mib = mib(&c[1], &c[2]);
+    }
     if ev.free_mib.is_none() && ev.total_mib.is_none() {
         if let Some(c) = p.xla_memory.captures(context) {
             ev.free_mib = mib(&c[1], "bytes");
@@ -841,6 +856,7 @@ pub fn extract(
         .captures_iter(context)
         .find(|c| !c[1].starts_with("NCCL_DEBUG"))
         .map(|c| format!("{}={}", &c[1], &c[2]));
+    ev.nccl_no_interface = found(&p.nccl_no_interface);
     ev.multi_node = found(&p.multi_node);
     ev.memory_hint = found(&p.memory_hint);
     ev.memory_growth = found(&p.memory_growth);

@@ -311,6 +311,19 @@ pub fn oom_message_figures(input: &RuleInput<'_>) -> Vec<Adjustment> {
             2.0,
             "a single allocation larger than the whole GPU points at a shape or batch-size mistake",
         ));
+    } else if let Some(allowed) = ev.allowed_mib.filter(|a| ev.free_mib.is_none_or(|free| *a < free)) {
+        // The program capped its own share (set_per_process_memory_fraction): the cap ran out, not
+        // the GPU, and the free memory beside it is not fragmentation. Provoked on the H200: a
+        // 4 GiB request with 139.3 GiB free and "1.40 GiB allowed".
+        out.push(adj(
+            Category::Oom,
+            2.0,
+            format!(
+                "the process may use only {} (a memory fraction set with torch.cuda.set_per_process_memory_fraction), less than the {} free: raise the fraction or need less",
+                gib(allowed),
+                ev.free_mib.map_or_else(|| "memory".to_string(), gib)
+            ),
+        ));
     } else if let Some(free) = ev.free_mib {
         if free >= req {
             out.push(adj(
@@ -2094,11 +2107,23 @@ pub fn nccl_env_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !input.signature.id.starts_with("nccl") || !has(input, Category::EnvVarMisconfig) {
         return vec![];
     }
-    let Some(set) = input.evidence.nccl_env_set.as_deref() else { return vec![] };
+    if let Some(set) = input.evidence.nccl_env_set.as_deref() {
+        return vec![adj(
+            Category::EnvVarMisconfig,
+            4.0,
+            format!("NCCL reports {set} set from the environment or nccl.conf"),
+        )];
+    }
+    // No interface to bootstrap on: NCCL_SOCKET_IFNAME names none of the host's interfaces (a
+    // typo, a name from another machine, a value with stray characters:
+    // https://github.com/marin-community/marin/issues/6940), or only loopback is left. Provoked
+    // on the H200 with NCCL_SOCKET_IFNAME=nosuchif0: "invalid usage ... Last error: Bootstrap : no
+    // socket interface found".
+    let Some(line) = input.evidence.nccl_no_interface.as_deref() else { return vec![] };
     vec![adj(
         Category::EnvVarMisconfig,
-        4.0,
-        format!("NCCL reports {set} set from the environment or nccl.conf"),
+        5.0,
+        format!("NCCL found no network interface to start on (\"{line}\"): NCCL_SOCKET_IFNAME matches none of this host's interfaces"),
     )]
 }
 

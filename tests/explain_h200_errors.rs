@@ -1,0 +1,61 @@
+//! Errors provoked on the H200 machine (tests/fixtures/h200-errors/README.md says how), explained
+//! on the text alone: each is recognised, and where the text says enough, its cause comes first.
+
+use cudoctor::explain::{self, Category};
+
+fn explain_fixture(name: &str) -> Vec<explain::Explanation> {
+    let path = format!("{}/tests/fixtures/h200-errors/{name}.log", env!("CARGO_MANIFEST_DIR"));
+    let bytes = fs_err::read(&path).unwrap();
+    explain::explain(&explain::scan::scan_bytes(&bytes, explain::table()), None)
+}
+
+#[test]
+fn each_provoked_error_is_recognised_with_its_cause_first() {
+    let cases = [
+        ("oom", "torch-cuda-oom", Category::Oom),
+        ("fraction_oom", "torch-cuda-oom", Category::Oom),
+        ("ordinal", "cuda-invalid-device-ordinal", Category::UserCodeBug),
+        ("novis", "torch-no-cuda-gpus", Category::EnvVarMisconfig),
+        ("assert", "cuda-device-assert", Category::UserCodeBug),
+        ("device_mismatch", "torch-tensor-device-mismatch", Category::UserCodeBug),
+        ("cupy_ordinal", "cuda-invalid-device-ordinal", Category::UserCodeBug),
+        ("jax_oom", "tf-oom", Category::Oom),
+        ("nccl_ifname", "nccl-invalid-usage", Category::EnvVarMisconfig),
+        ("no_kernel_image", "cuda-no-kernel-image", Category::ArchUnsupported),
+        ("ext_no_kernel", "cuda-no-kernel-image", Category::ArchUnsupported),
+    ];
+    for (name, signature, category) in cases {
+        let explained = explain_fixture(name);
+        let first = &explained[0];
+        assert_eq!((first.signature.as_str(), first.causes[0].category), (signature, category), "{name}");
+    }
+    // The out-of-bounds write of a hand-written kernel: the log (a `python -c` traceback through
+    // CuPy) does not show the kernel, so the message is recognised but nothing in it says whose
+    // code was wrong; CuPy's second report of it while unloading the module is the same error.
+    let illegal = explain_fixture("illegal");
+    assert_eq!(illegal[0].signature, "cuda-illegal-address");
+    assert_eq!(illegal.len(), 1, "{:?}", illegal.iter().map(|e| &e.signature).collect::<Vec<_>>());
+    assert!(illegal[0].count >= 2);
+}
+
+#[test]
+fn a_capped_process_is_told_its_cap_not_fragmentation() {
+    // 4 GiB asked with 139.3 GiB free and "1.40 GiB allowed": the fraction ran out.
+    let explained = explain_fixture("fraction_oom");
+    let oom = &explained[0].causes[0];
+    assert!(oom.facts.iter().any(|f| f.contains("may use only 1.4 GiB")), "{:?}", oom.facts);
+    let all: Vec<&String> = explained[0].causes.iter().flat_map(|c| c.facts.iter()).collect();
+    assert!(!all.iter().any(|f| f.contains("fragmented")), "{all:?}");
+    // Without a cap, a request the free memory could hold still points at fragmentation.
+    let text = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 139.80 GiB of which 139.29 GiB is free.";
+    let e = &explain::explain(&explain::scan::scan_bytes(text.as_bytes(), explain::table()), None)[0];
+    assert!(e.causes.iter().flat_map(|c| c.facts.iter()).any(|f| f.contains("fragmented")));
+}
+
+#[test]
+fn nccl_without_an_interface_names_the_socket_setting() {
+    let first = &explain_fixture("nccl_ifname")[0];
+    let top = &first.causes[0];
+    assert!(top.facts[0].contains("no network interface"), "{:?}", top.facts);
+    assert!(top.fix.contains("NCCL_SOCKET_IFNAME"), "{}", top.fix);
+}
