@@ -72,7 +72,8 @@ fn the_fallback_alone_puts_the_right_category_first_for_most_of_the_corpus() {
     // The keyword vote alone was right for 511/970 (53%); with the word model (leave-one-out),
     // 642/970 (66%), 724/1090; 1153/1929 (59.8%) once three held-out sets of long-tail reports
     // had joined the corpus; 1392/2337 (59.6%) with rounds BJ-BQ and BZ-CM; 1609/2775 (58.0%) with
-    // rounds CP-DJ.
+    // rounds CP-DJ; 1598 once a text without a word of trouble gets no guess (17 reports, each
+    // a known message that the fallback alone no longer reads).
     assert!(right * 100 >= total * 57, "the fallback alone is right for only {right}/{total}");
     for (cat, (r, n)) in &precision {
         assert!(*r > 0 || *n < 3, "{cat} is voted first {n} times and never right");

@@ -23,6 +23,11 @@ fn each_provoked_error_is_recognised_with_its_cause_first() {
         ("nccl_ifname", "nccl-invalid-usage", Category::EnvVarMisconfig),
         ("no_kernel_image", "cuda-no-kernel-image", Category::ArchUnsupported),
         ("ext_no_kernel", "cuda-no-kernel-image", Category::ArchUnsupported),
+        ("jax_novis", "jax-plugin-init-failed", Category::EnvVarMisconfig),
+        ("nvcc_sm35", "toolchain-unsupported-arch", Category::ArchUnsupported),
+        ("cuda_home_bad", "nvcc-path-missing", Category::EnvVarMisconfig),
+        ("deser_dev3", "torch-deserialize-cuda-device", Category::UserCodeBug),
+        ("cudnn_broken", "torch-cudnn-version-incompatibility", Category::CudnnVersionMismatch),
     ];
     for (name, signature, category) in cases {
         let explained = explain_fixture(name);
@@ -36,6 +41,20 @@ fn each_provoked_error_is_recognised_with_its_cause_first() {
     assert_eq!(illegal[0].signature, "cuda-illegal-address");
     assert_eq!(illegal.len(), 1, "{:?}", illegal.iter().map(|e| &e.signature).collect::<Vec<_>>());
     assert!(illegal[0].count >= 2);
+    // Recognised; which cause is this machine's is for the facts to say (a CUDA 11 runtime that
+    // is absent, a CUDA checkpoint where no GPU is visible).
+    assert_eq!(explain_fixture("cudart11")[0].signature, "loader-cuda-lib-missing");
+    assert_eq!(explain_fixture("deser_nocuda")[0].signature, "torch-deserialize-cuda");
+}
+
+#[test]
+fn a_run_without_an_error_gets_no_guess() {
+    // A successful run's output (a tensor printed) names CUDA but no trouble: nothing to explain.
+    assert!(explain_fixture("no_error").is_empty());
+    // The same line inside a report of trouble is still read.
+    let text = "Training hangs after the first step\ntensor(-5.0644, device='cuda:0')";
+    let e = explain::explain(&explain::scan::scan_bytes(text.as_bytes(), explain::table()), None);
+    assert_eq!(e.len(), 1);
 }
 
 #[test]

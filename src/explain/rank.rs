@@ -2862,6 +2862,15 @@ pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "jax-plugin-init-failed" {
         return vec![];
     }
+    // cuInit finding no device (provoked on the H200 with CUDA_VISIBLE_DEVICES=""): the plugin
+    // had no GPU to register, whatever its versions.
+    if input.seen.contains("cuda-no-device") {
+        return vec![adj(
+            Category::EnvVarMisconfig,
+            30.0,
+            "the plugin's cuInit found no device (CUDA_ERROR_NO_DEVICE): no GPU is visible to this process",
+        )];
+    }
     const LIBRARY_CHECKS: [&str; 3] = ["jax-cuda-library-load", "jax-lib-version", "jax-outdated-cudnn"];
     let Some(check) = LIBRARY_CHECKS.iter().find(|id| input.seen.contains(*id)) else { return vec![] };
     vec![
