@@ -28,6 +28,8 @@ fn each_provoked_error_is_recognised_with_its_cause_first() {
         ("cuda_home_bad", "nvcc-path-missing", Category::EnvVarMisconfig),
         ("deser_dev3", "torch-deserialize-cuda-device", Category::UserCodeBug),
         ("cudnn_broken", "torch-cudnn-version-incompatibility", Category::CudnnVersionMismatch),
+        ("alloc_conf_bad", "torch-allocator-config-invalid", Category::EnvVarMisconfig),
+        ("nccl_dup_gpu", "nccl-invalid-usage", Category::UserCodeBug),
     ];
     for (name, signature, category) in cases {
         let explained = explain_fixture(name);
@@ -45,6 +47,20 @@ fn each_provoked_error_is_recognised_with_its_cause_first() {
     // is absent, a CUDA checkpoint where no GPU is visible).
     assert_eq!(explain_fixture("cudart11")[0].signature, "loader-cuda-lib-missing");
     assert_eq!(explain_fixture("deser_nocuda")[0].signature, "torch-deserialize-cuda");
+    // A host sync inside a captured graph (here the program's; in the corpus a library's, which
+    // ranks first) and a misaligned store of a hand-written kernel: recognised.
+    assert_eq!(explain_fixture("graph_capture")[0].signature, "cuda-graph-capture-unsupported");
+    assert_eq!(explain_fixture("misaligned")[0].signature, "cuda-kernel-fault");
+}
+
+#[test]
+fn an_allocator_option_is_a_typo_or_a_newer_torch_s() {
+    let explain_text =
+        |t: &str| explain::explain(&explain::scan::scan_bytes(t.as_bytes(), explain::table()), None);
+    // PyTorch 2.11 on a misspelled key (the fixture) and PyTorch 2.0 on an option of later releases.
+    assert_eq!(explain_fixture("alloc_conf_bad")[0].causes[0].category, Category::EnvVarMisconfig);
+    let old = explain_text("RuntimeError: Unrecognized CachingAllocator option: expandable_segments");
+    assert_eq!(old[0].causes[0].category, Category::Other);
 }
 
 #[test]

@@ -148,6 +148,7 @@ pub const RULES: &[Rule] = &[
     cudnn_rnn_failure,
     cublas_failure_after_embedding,
     error_after_device_assert,
+    allocator_option_of_newer_torch,
     oom_while_restoring_checkpoint,
     insufficient_driver_on_a_cuda12_driver,
 ];
@@ -3090,6 +3091,45 @@ pub fn error_after_device_assert(input: &RuleInput<'_>) -> Vec<Adjustment> {
         4.0,
         "the log also shows a device-side assertion, which breaks the CUDA context: this error is its consequence",
     )]
+}
+
+/// An allocator option PyTorch rejects that is a real option of newer releases: the installed
+/// PyTorch is older than what sets it (BiRefNet#179: expandable_segments on an older torch); any
+/// other key is a typo in the variable.
+pub fn allocator_option_of_newer_torch(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const OPTIONS: [&str; 9] = [
+        "expandable_segments",
+        "max_split_size_mb",
+        "garbage_collection_threshold",
+        "roundup_power2_divisions",
+        "backend",
+        "release_lock_on_cudamalloc",
+        "pinned_use_cuda_host_register",
+        "pinned_num_register_threads",
+        "pinned_use_background_threads",
+    ];
+    if input.signature.id != "torch-allocator-config-invalid" {
+        return vec![];
+    }
+    let key = input
+        .evidence
+        .captured
+        .iter()
+        .find(|(k, _)| k == "option" || k == "option_old")
+        .map(|(_, v)| v.as_str());
+    match key {
+        Some(key) if OPTIONS.contains(&key) => vec![adj(
+            Category::Other,
+            3.0,
+            format!("{key} is an option of newer PyTorch releases: this one predates it"),
+        )],
+        Some(key) => vec![adj(
+            Category::EnvVarMisconfig,
+            3.0,
+            format!("{key} is no option of any PyTorch release: a typo in PYTORCH_CUDA_ALLOC_CONF"),
+        )],
+        None => vec![],
+    }
 }
 
 /// A cuBLAS failure where the log names an embedding layer: an index past the embedding's
