@@ -67,6 +67,13 @@ fn an_allocator_option_is_a_typo_or_a_newer_torch_s() {
 fn a_run_without_an_error_gets_no_guess() {
     // A successful run's output (a tensor printed) names CUDA but no trouble: nothing to explain.
     assert!(explain_fixture("no_error").is_empty());
+    // Nor do the diagnostics people paste and the logs of runs that worked, though their words
+    // ("Volatile Uncorr. ECC", "CUDA OOMs: 0", "guard failure", "Is debug build", NCCL's INFO
+    // lines) each drew a guess before.
+    for name in ["collect_env", "nvidia_smi", "nvidia_smi_q", "nccl_info", "train_ok", "compile_ok"] {
+        let found = explain_fixture(&format!("clean_{name}"));
+        assert!(found.is_empty(), "{name}: {:?}", found.iter().map(|e| &e.signature).collect::<Vec<_>>());
+    }
     // The same line inside a report of trouble is still read.
     let text = "Training hangs after the first step\ntensor(-5.0644, device='cuda:0')";
     let e = explain::explain(&explain::scan::scan_bytes(text.as_bytes(), explain::table()), None);
