@@ -30,6 +30,8 @@ fn each_provoked_error_is_recognised_with_its_cause_first() {
         ("cudnn_broken", "torch-cudnn-version-incompatibility", Category::CudnnVersionMismatch),
         ("alloc_conf_bad", "torch-allocator-config-invalid", Category::EnvVarMisconfig),
         ("nccl_dup_gpu", "nccl-invalid-usage", Category::UserCodeBug),
+        // No signature: the words (Triton's cache manager failing in os.makedirs) vote.
+        ("triton_cache_dir", "unrecognised", Category::PermissionOrCache),
     ];
     for (name, signature, category) in cases {
         let explained = explain_fixture(name);
