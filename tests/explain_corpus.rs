@@ -156,7 +156,8 @@ fn the_right_category_comes_first_for_most_of_the_corpus() {
     // while unseen: collected for the corpus, scored before any rule was written for them); 1760
     // with the signatures, keywords and priors written for these rounds. Rounds CP-DJ (438 reports
     // of the long tail: 60/155, 92/183 and 64/100 before any rule was written for them) took it to
-    // 1930/2675, then 1999/2775 (72%).
+    // 1930/2675, then 1999/2775 (72%), and 2005/2780 with round DK (5 reports of the issue's own
+    // messages) and the signatures written for errors provoked on the H200.
     assert!(rate >= 0.71, "only {hit}/{} right; misses:\n{}", cases.len(), misses.join("\n"));
 }
 
