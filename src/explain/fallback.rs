@@ -17,8 +17,8 @@ use std::sync::OnceLock;
 pub const UNRECOGNISED: &str = "unrecognised";
 
 /// A line that reads as an error report: a keyword on such a line counts double.
-const ERROR_LINE: &str =
-    r"(?i)error|fail|exception|fatal|cannot|can't|could not|couldn't|unable|abort|not found|traceback|panic";
+/// Also a glog line of level F or E (`F1201 00:08:03.185417 461 parse_flags_from_env.cc:234] …`).
+const ERROR_LINE: &str = r"(?i)error|fail|exception|fatal|cannot|can't|could not|couldn't|unable|abort|not found|traceback|panic|^\s*(?-i:[FE])\d{4} \d\d:\d\d:\d\d";
 
 /// Words of trouble in a person's report (the title, "doesn't work", "why", "instead of"). Of the
 /// 2971 corpus and held-out reports, 19 pass neither this nor [`ERROR_LINE`] where [`troubled`]
