@@ -32,6 +32,7 @@ fn each_provoked_error_is_recognised_with_its_cause_first() {
         ("nccl_dup_gpu", "nccl-invalid-usage", Category::UserCodeBug),
         // No signature: the words (Triton's cache manager failing in os.makedirs) vote.
         ("triton_cache_dir", "unrecognised", Category::PermissionOrCache),
+        ("ext_dir", "unrecognised", Category::PermissionOrCache),
         ("nvcc_ccbin", "nvcc-host-compiler-missing", Category::EnvVarMisconfig),
         // No signature either: XLA's fatal glog line about XLA_FLAGS.
         ("xla_flags_bad", "unrecognised", Category::EnvVarMisconfig),
