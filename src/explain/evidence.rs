@@ -288,6 +288,13 @@ pub struct LogEvidence {
     pub asked_arch: Option<ComputeCapability>,
 }
 
+impl LogEvidence {
+    /// What the signature's regex captured in the group `name` (`ptxas`, `dir`, `option`…).
+    pub fn group(&self, name: &str) -> Option<&str> {
+        self.captured.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
 struct Patterns {
     sm: Regex,
     supports: Regex,

@@ -2142,9 +2142,7 @@ pub fn shared_memory_request(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::UserCodeBug) || !has(input, Category::ArchUnsupported) {
         return vec![];
     }
-    let bytes = |name: &str| {
-        input.evidence.captured.iter().find(|(k, _)| k == name).and_then(|(_, v)| v.parse::<u64>().ok())
-    };
+    let bytes = |name: &str| input.evidence.group(name).and_then(|v| v.parse::<u64>().ok());
     let (Some(required), Some(limit)) = (bytes("required"), bytes("limit")) else { return vec![] };
     if required > MAX_SHARED_MEMORY_PER_BLOCK {
         let fact = format!(
@@ -2252,8 +2250,7 @@ fn ort_build_needs(version: &Version, cuda_in_name: Option<u32>) -> Option<(u32,
 /// The CUDA and cuDNN majors ONNX Runtime's own message says its build requires ("Require cuDNN
 /// 8.* and CUDA 12.*", printed since 1.17): what this build needs, whichever feed it came from.
 fn ort_requirement_in_message(ev: &LogEvidence) -> Option<(u32, u64)> {
-    let group = |name: &str| ev.captured.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
-    Some((group("need_cuda")?.parse().ok()?, group("need_cudnn")?.parse().ok()?))
+    Some((ev.group("need_cuda")?.parse().ok()?, ev.group("need_cudnn")?.parse().ok()?))
 }
 
 /// ONNX Runtime's CUDA provider failing to load, against the onnxruntime-gpu release and the CUDA
@@ -2567,7 +2564,7 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !lower.contains("cudnn") {
         return vec![adj(Category::CudnnMissing, 0.3, format!("{file} is not a cuDNN library"))];
     }
-    let dir = input.evidence.captured.iter().find(|(name, _)| name == "dir").map(|(_, d)| d.as_str());
+    let dir = input.evidence.group("dir");
     match dir {
         // A message pasted JSON-escaped doubles every backslash.
         Some(d)
@@ -2806,7 +2803,7 @@ pub fn ptxas_older_than_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let ev = input.evidence;
-    let ptxas = ev.captured.iter().find(|(k, _)| k == "ptxas").map(|(_, v)| v.as_str());
+    let ptxas = ev.group("ptxas");
     let Some(major) = ptxas.and_then(|v| v.split('.').next()).and_then(|m| m.parse::<u32>().ok()) else {
         return vec![];
     };
@@ -2942,7 +2939,7 @@ pub fn init_failure_in_a_library_probe(input: &RuleInput<'_>) -> Vec<Adjustment>
     if input.signature.id != "cuda-initialization-error" {
         return vec![];
     }
-    let Some((_, probe)) = input.evidence.captured.iter().find(|(name, _)| name == "probe") else {
+    let Some(probe) = input.evidence.group("probe") else {
         return vec![];
     };
     vec![
@@ -3043,8 +3040,7 @@ pub fn pytorch_cudnn_not_initialized(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cudnn-not-initialized" || !has(input, Category::CudaRuntimeMismatch) {
         return vec![];
     }
-    if !input.evidence.captured.iter().any(|(k, _)| k == "torch_form") || input.evidence.memory_hint.is_some()
-    {
+    if input.evidence.group("torch_form").is_none() || input.evidence.memory_hint.is_some() {
         return vec![];
     }
     vec![adj(
@@ -3064,7 +3060,7 @@ pub fn paddle_cudnn_bad_param(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cudnn-bad-param" || !has(input, Category::CudnnVersionMismatch) {
         return vec![];
     }
-    if !input.evidence.captured.iter().any(|(k, _)| k == "paddle") {
+    if input.evidence.group("paddle").is_none() {
         return vec![];
     }
     vec![adj(
@@ -3111,12 +3107,7 @@ pub fn allocator_option_of_newer_torch(input: &RuleInput<'_>) -> Vec<Adjustment>
     if input.signature.id != "torch-allocator-config-invalid" {
         return vec![];
     }
-    let key = input
-        .evidence
-        .captured
-        .iter()
-        .find(|(k, _)| k == "option" || k == "option_old")
-        .map(|(_, v)| v.as_str());
+    let key = input.evidence.group("option").or_else(|| input.evidence.group("option_old"));
     match key {
         Some(key) if OPTIONS.contains(&key) => vec![adj(
             Category::Other,
