@@ -3,10 +3,14 @@
 
 use cudoctor::explain::{self, Category};
 
+/// A text explained on its own words, as `explain --no-check` does.
+fn explain_text(text: &[u8]) -> Vec<explain::Explanation> {
+    explain::explain(&explain::scan::scan_bytes(text, explain::table()), None)
+}
+
 fn explain_fixture(name: &str) -> Vec<explain::Explanation> {
     let path = format!("{}/tests/fixtures/h200-errors/{name}.log", env!("CARGO_MANIFEST_DIR"));
-    let bytes = fs_err::read(&path).unwrap();
-    explain::explain(&explain::scan::scan_bytes(&bytes, explain::table()), None)
+    explain_text(&fs_err::read(&path).unwrap())
 }
 
 #[test]
@@ -61,11 +65,9 @@ fn each_provoked_error_is_recognised_with_its_cause_first() {
 
 #[test]
 fn an_allocator_option_is_a_typo_or_a_newer_torch_s() {
-    let explain_text =
-        |t: &str| explain::explain(&explain::scan::scan_bytes(t.as_bytes(), explain::table()), None);
     // PyTorch 2.11 on a misspelled key (the fixture) and PyTorch 2.0 on an option of later releases.
     assert_eq!(explain_fixture("alloc_conf_bad")[0].causes[0].category, Category::EnvVarMisconfig);
-    let old = explain_text("RuntimeError: Unrecognized CachingAllocator option: expandable_segments");
+    let old = explain_text(b"RuntimeError: Unrecognized CachingAllocator option: expandable_segments");
     assert_eq!(old[0].causes[0].category, Category::Other);
 }
 
@@ -82,7 +84,7 @@ fn a_run_without_an_error_gets_no_guess() {
     }
     // The same line inside a report of trouble is still read.
     let text = "Training hangs after the first step\ntensor(-5.0644, device='cuda:0')";
-    let e = explain::explain(&explain::scan::scan_bytes(text.as_bytes(), explain::table()), None);
+    let e = explain_text(text.as_bytes());
     assert_eq!(e.len(), 1);
 }
 
@@ -96,7 +98,7 @@ fn a_capped_process_is_told_its_cap_not_fragmentation() {
     assert!(!all.iter().any(|f| f.contains("fragmented")), "{all:?}");
     // Without a cap, a request the free memory could hold still points at fragmentation.
     let text = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 139.80 GiB of which 139.29 GiB is free.";
-    let e = &explain::explain(&explain::scan::scan_bytes(text.as_bytes(), explain::table()), None)[0];
+    let e = &explain_text(text.as_bytes())[0];
     assert!(e.causes.iter().flat_map(|c| c.facts.iter()).any(|f| f.contains("fragmented")));
 }
 
