@@ -416,6 +416,16 @@ mod tests {
                 "PyTorch built with CuDNN-8.8.1 crashes if CuDNN-8.9.2 is installed",
                 Category::CudnnVersionMismatch,
             ),
+            // Rounds DL-DS: a framework with CPU kernels only, and runs that differ told in words.
+            (
+                "No OpKernel was registered to support Op 'CudnnRNN' with these attrs. Registered devices: [CPU], Registered kernels: <no registered kernels>",
+                Category::CpuOnlyBuild,
+            ),
+            ("[Fatal] CUDA Tree Learner was not enabled in this build.", Category::CpuOnlyBuild),
+            ("Chapter 14, Results of creative new sequence are quite different.", Category::Nondeterminism),
+            ("the answer is not stable where the Concurrency >=3", Category::Nondeterminism),
+            ("vllm online mode gives variance logprobs even if temperature is 0", Category::Nondeterminism),
+            ("Reproducing results in tensorflow", Category::Nondeterminism),
         ] {
             assert_eq!(vote(text, t).first().map(|v| v.category), Some(category), "{text}");
         }

@@ -4688,6 +4688,41 @@ mod tests {
     }
 
     #[test]
+    fn build_toolkit_and_uvm_messages_of_rounds_dl_ds_rank_their_threads_causes() {
+        // As the threads pasted them (and the corpus's earlier threads with the same messages).
+        let cases = [
+            (
+                "RuntimeError: FlashAttention is only supported on CUDA 11.7 and above.",
+                "flash-attn-cuda-too-old",
+                Category::CudaRuntimeMismatch,
+            ),
+            (
+                "nvidia-docker | 2016/06/06 22:49:17 Error: Could not load UVM kernel module",
+                "nvidia-uvm-not-loaded",
+                Category::DriverNotLoaded,
+            ),
+            (
+                "NVIDIA Docker - initialization error: nvml error: driver not loaded",
+                "container-cli-nvml-driver-not-loaded",
+                Category::DriverNotLoaded,
+            ),
+            (
+                "CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_CUDA_COMPILER could be found.",
+                "cmake-cuda-compiler-not-found",
+                Category::EnvVarMisconfig,
+            ),
+            (
+                "Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS) (found version \"6.0\")",
+                "cmake-cuda-compiler-not-found",
+                Category::EnvVarMisconfig,
+            ),
+        ];
+        for (text, id, category) in cases {
+            assert_eq!(top(text), (id.into(), category), "{text}");
+        }
+    }
+
+    #[test]
     fn a_cublas_error_after_an_embedding_or_an_assertion_is_the_program_s() {
         // Without context the handle's creation failing is memory; next to an embedding it is an
         // index past the table (huggingface/transformers#6263).
