@@ -426,6 +426,19 @@ mod tests {
             ("the answer is not stable where the Concurrency >=3", Category::Nondeterminism),
             ("vllm online mode gives variance logprobs even if temperature is 0", Category::Nondeterminism),
             ("Reproducing results in tensorflow", Category::Nondeterminism),
+            // Rounds DT-EA: libraries saying the GPU lacks a kernel's needs, builds without CUDA.
+            (
+                "ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.",
+                Category::ArchUnsupported,
+            ),
+            ("ValueError: implementation='triton' is unsupported on this GPU generation.", Category::ArchUnsupported),
+            ("RuntimeError: Expected is_sm8x || is_sm75 to be true, but got false.", Category::ArchUnsupported),
+            ("[SOLVED] CUDA error : ggml-cuda.cu was compiled for: 520", Category::ArchUnsupported),
+            (
+                "dgl._ffi.base.DGLError: Check failed: allow_missing: Device API gpu is not enabled. Please install the cuda version of dgl.",
+                Category::CpuOnlyBuild,
+            ),
+            ("luajit: module 'cutorch' not found:No LuaRocks module found for cutorch", Category::CpuOnlyBuild),
         ] {
             assert_eq!(vote(text, t).first().map(|v| v.category), Some(category), "{text}");
         }

@@ -4688,7 +4688,7 @@ mod tests {
     }
 
     #[test]
-    fn build_toolkit_and_uvm_messages_of_rounds_dl_ds_rank_their_threads_causes() {
+    fn build_toolkit_uvm_and_device_messages_of_rounds_dl_ea_rank_their_threads_causes() {
         // As the threads pasted them (and the corpus's earlier threads with the same messages).
         let cases = [
             (
@@ -4715,6 +4715,11 @@ mod tests {
                 "Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS) (found version \"6.0\")",
                 "cmake-cuda-compiler-not-found",
                 Category::EnvVarMisconfig,
+            ),
+            (
+                "RuntimeError: Expected object of backend CPU but got backend CUDA for argument #2 'mat2'",
+                "torch-tensor-device-mismatch",
+                Category::UserCodeBug,
             ),
         ];
         for (text, id, category) in cases {
