@@ -439,6 +439,8 @@ mod tests {
                 Category::CpuOnlyBuild,
             ),
             ("luajit: module 'cutorch' not found:No LuaRocks module found for cutorch", Category::CpuOnlyBuild),
+            // Rounds EB-EC: ops compiled without CUDA because CUDA_HOME was unset at install.
+            ("NameError: name '_C' is not defined (ms_deform_attn.py, line 53)", Category::EnvVarMisconfig),
         ] {
             assert_eq!(vote(text, t).first().map(|v| v.category), Some(category), "{text}");
         }
