@@ -402,6 +402,8 @@ fn the_first_cause_s_fix_names_what_fixed_the_thread() {
     // extension built against another torch named the wheel and the torch release to match, and
     // 1977/2367 (83.5%) with the fixes for a library of another CUDA release (that release's
     // runtime, or the program's build for the installed one) and for Windows DLLs (Python 3.8's
-    // os.add_dll_directory).
-    assert!(named * 100 >= right * 80, "only {named}/{right}");
+    // os.add_dll_directory); 2013/2367 (85.0%) once the fallback's fixes for `other`, the
+    // architecture and the environment named what such threads did (upgrade or patch the library,
+    // another code path or precision, set variables before the import).
+    assert!(named * 100 >= right * 83, "only {named}/{right}");
 }
