@@ -404,6 +404,7 @@ fn the_first_cause_s_fix_names_what_fixed_the_thread() {
     // runtime, or the program's build for the installed one) and for Windows DLLs (Python 3.8's
     // os.add_dll_directory); 2013/2367 (85.0%) once the fallback's fixes for `other`, the
     // architecture and the environment named what such threads did (upgrade or patch the library,
-    // another code path or precision, set variables before the import).
+    // another code path or precision, set variables before the import); 2019 with the fix for runs
+    // that differ naming TensorFlow's switch and a server's batching.
     assert!(named * 100 >= right * 83, "only {named}/{right}");
 }
