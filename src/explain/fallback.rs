@@ -441,6 +441,11 @@ mod tests {
             ("luajit: module 'cutorch' not found:No LuaRocks module found for cutorch", Category::CpuOnlyBuild),
             // Rounds EB-EC: ops compiled without CUDA because CUDA_HOME was unset at install.
             ("NameError: name '_C' is not defined (ms_deform_attn.py, line 53)", Category::EnvVarMisconfig),
+            ("No matching cuda flavor for win found: cu112mkl/sm_86.", Category::CudaRuntimeMismatch),
+            (
+                "CMake Error: Could NOT find CUDA: Found unsuitable version \"9.0\", but required is exact version \"8.0\"",
+                Category::CudaRuntimeMismatch,
+            ),
         ] {
             assert_eq!(vote(text, t).first().map(|v| v.category), Some(category), "{text}");
         }

@@ -4717,6 +4717,11 @@ mod tests {
                 Category::EnvVarMisconfig,
             ),
             (
+                "CMake Error: Could NOT find CUDA: Found unsuitable version \"9.0\", but required is exact version \"8.0\"",
+                "cmake-cuda-unsuitable-version",
+                Category::CudaRuntimeMismatch,
+            ),
+            (
                 "RuntimeError: Expected object of backend CPU but got backend CUDA for argument #2 'mat2'",
                 "torch-tensor-device-mismatch",
                 Category::UserCodeBug,
