@@ -426,6 +426,7 @@ mod tests {
             ("the answer is not stable where the Concurrency >=3", Category::Nondeterminism),
             ("vllm online mode gives variance logprobs even if temperature is 0", Category::Nondeterminism),
             ("Reproducing results in tensorflow", Category::Nondeterminism),
+            ("the same prompt gives other logprobs at temperature 0.0 in vllm", Category::Nondeterminism),
             // Rounds DT-EA: libraries saying the GPU lacks a kernel's needs, builds without CUDA.
             (
                 "ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.",
@@ -449,6 +450,10 @@ mod tests {
         ] {
             assert_eq!(vote(text, t).first().map(|v| v.category), Some(category), "{text}");
         }
+        // A sampling temperature above zero is no sign of a nondeterministic kernel.
+        assert!(vote("vllm serve failed, temperature 0.7", t)
+            .iter()
+            .all(|v| v.category != Category::Nondeterminism));
         // A cuDNN library's file name is not a release number.
         let release = t.keywords.iter().find(|k| k.re.as_str().contains("cudnn[ -]?v?")).unwrap();
         for named in ["cudnn 7.6.5", "CuDNN-8.8.1", "cudnn6", "CuDNN v5"] {
