@@ -220,6 +220,58 @@ fn an_excerpt_of_a_corpus_report_is_that_known_report() {
         "first lines of 8 words or more: {named}/{titles} name their thread, {right} with its category first"
     );
     assert!(named * 100 >= titles * 50 && right * 100 >= named * 98, "{named}/{titles} named, {right} right");
+
+    // Shorter first lines (4 to 7 words: too few for five runs) name their thread when they are
+    // its title word for word and no other report's, with a distinctive run in them.
+    let short: Vec<(&Case, &str)> = cases
+        .iter()
+        .filter_map(|(_, c)| Some((c, c.text.lines().find(|l| !l.trim().is_empty())?.trim())))
+        .filter(|(_, l)| {
+            (4..8).contains(
+                &l.split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_')
+                    .filter(|w| !w.is_empty())
+                    .count(),
+            )
+        })
+        .collect();
+    let (mut named, mut right) = (0, 0);
+    for (c, line) in &short {
+        let result = explain::scan::scan_bytes(line.as_bytes(), explain::table());
+        let Some(e) = explain::explain(&result, None).into_iter().next() else { continue };
+        if e.known_reports.first().is_some_and(|k| k.url == c.url.trim_end_matches('/')) {
+            named += 1;
+            right += usize::from(e.causes.first().is_some_and(|k| k.category.name() == c.category));
+        }
+    }
+    eprintln!(
+        "first lines of 4 to 7 words: {named}/{} name their thread, {right} with its category first",
+        short.len()
+    );
+    assert!(
+        named * 100 >= short.len() * 40 && right * 100 >= named * 98,
+        "{named}/{} named, {right} right",
+        short.len()
+    );
+
+    // With its own report left out, a title matches another thread only when two threads share
+    // it word for word: how often, and how often that thread's category is another.
+    let (mut other_thread, mut other_category) = (0, 0);
+    for (c, line) in &short {
+        if let Some(k) = explain::known::reports().matches(line, Some(&c.url)).first() {
+            if k.similarity >= explain::known::SAME_REPORT {
+                other_thread += 1;
+                if k.category.name() != c.category {
+                    other_category += 1;
+                    eprintln!("  {line:?}: {} ({}) for {} ({})", k.url, k.category.name(), c.url, c.category);
+                }
+            }
+        }
+    }
+    eprintln!("left out, {other_thread} of them match another thread, {other_category} of another category");
+    assert!(
+        other_category * 100 <= short.len(),
+        "{other_category} titles match a thread of another category"
+    );
 }
 
 #[test]

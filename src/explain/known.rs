@@ -11,6 +11,9 @@
 //! [`SAME_REPORT`] the text is that report and its category comes first. A common error line
 //! alone matches nothing (its runs are in many reports): the signature table ranks it; a rare
 //! message that only one or two reports hold matches them, which is the corpus's answer for it.
+//! A one-line text is also a report when it is that report's first line (its title, most often)
+//! word for word and no other report's, with a distinctive run in it ([`MIN_TITLE_WORDS`] words or
+//! more): titles are often too short for [`MIN_SHARED`] runs.
 //!
 //! `tests/explain_corpus.rs` rebuilds the table from the corpus and fails when it is stale
 //! (`CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus` rewrites it, with the word model).
@@ -39,6 +42,9 @@ pub const MIN_SIMILARITY: f64 = 0.5;
 pub const SAME_REPORT: f64 = 0.8;
 /// The most matches listed.
 const MAX_LISTED: usize = 3;
+/// The fewest words a text must have to be matched as a report's title: a thread's title alone is
+/// often shorter than the seven words that five runs need ("Memory is not released").
+pub const MIN_TITLE_WORDS: usize = 4;
 
 /// One report of the table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,6 +57,8 @@ pub struct KnownReport {
     pub fix: String,
     /// The report's text as lower-cased words joined by single spaces.
     words: String,
+    /// How many of those words are its first line (most often the thread's title).
+    title: usize,
 }
 
 /// A known report that a text matches.
@@ -75,6 +83,8 @@ pub struct KnownReports {
     runs: Vec<Vec<u64>>,
     /// Every (run, report) pair, sorted.
     pairs: Vec<(u64, u32)>,
+    /// The reports by their title's words (those of [`MIN_TITLE_WORDS`] or more).
+    titles: HashMap<String, Vec<u32>>,
 }
 
 impl PartialEq for KnownReports {
@@ -119,9 +129,15 @@ fn runs(words: &[&str]) -> Vec<u64> {
     out
 }
 
-/// True when `text` has enough words to match a report (the embedded table is read only then).
+/// True when `text` has enough words to match a report, by its runs or as its title (the
+/// embedded table is read only then).
 pub fn could_match(text: &str) -> bool {
-    words(text).nth(MIN_SHARED + 1).is_some()
+    words(text).nth(MIN_TITLE_WORDS - 1).is_some()
+}
+
+/// The words of a text's first line that has any, lower-cased.
+fn first_line_words(text: &str) -> Vec<String> {
+    text.lines().find(|l| words(l).next().is_some()).map(|l| words(l).collect()).unwrap_or_default()
 }
 
 fn runs_of_text(text: &str) -> Vec<u64> {
@@ -139,7 +155,12 @@ impl KnownReports {
         let mut pairs: Vec<(u64, u32)> =
             runs.iter().enumerate().flat_map(|(i, rs)| rs.iter().map(move |&h| (h, i as u32))).collect();
         pairs.sort_unstable();
-        KnownReports { reports, runs, pairs }
+        let mut titles: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, r) in reports.iter().enumerate().filter(|(_, r)| r.title >= MIN_TITLE_WORDS) {
+            let title: Vec<&str> = r.words.split(' ').take(r.title).collect();
+            titles.entry(title.join(" ")).or_default().push(i as u32);
+        }
+        KnownReports { reports, runs, pairs, titles }
     }
 
     /// The reports holding run `h`.
@@ -158,6 +179,7 @@ impl KnownReports {
                 category,
                 fix: fix.split_whitespace().collect::<Vec<_>>().join(" "),
                 words: words(text).collect::<Vec<_>>().join(" "),
+                title: first_line_words(text).len(),
             })
             .collect();
         list.sort_by(|a, b| a.url.cmp(&b.url));
@@ -169,10 +191,11 @@ impl KnownReports {
         let mut s = String::from(
             "# cudoctor's known reports: built from tests/explain_corpus by\n\
              # CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus; do not edit by hand.\n\
-             # Columns: the thread, the category of its confirmed fix, the fix, the report's words.\n",
+             # Columns: the thread, the category of its confirmed fix, the fix, how many of the report's\n\
+             # words are its first line (the title), the report's words.\n",
         );
         for r in &self.reports {
-            let _ = writeln!(s, "{}\t{}\t{}\t{}", r.url, r.category.name(), r.fix, r.words);
+            let _ = writeln!(s, "{}\t{}\t{}\t{}\t{}", r.url, r.category.name(), r.fix, r.title, r.words);
         }
         s
     }
@@ -186,17 +209,19 @@ impl KnownReports {
             }
             let err = |what: &str| ReportTableError { line: i + 1, what: what.to_string() };
             let mut cols = line.split('\t');
-            let (Some(url), Some(cat), Some(fix), Some(words), None) =
-                (cols.next(), cols.next(), cols.next(), cols.next(), cols.next())
+            let (Some(url), Some(cat), Some(fix), Some(title), Some(words), None) =
+                (cols.next(), cols.next(), cols.next(), cols.next(), cols.next(), cols.next())
             else {
-                return Err(err("expected 4 tab-separated columns"));
+                return Err(err("expected 5 tab-separated columns"));
             };
             let category = Category::from_name(cat).ok_or_else(|| err("unknown category"))?;
+            let title = title.parse().map_err(|_| err("the title's word count is not a number"))?;
             reports.push(KnownReport {
                 url: url.to_string(),
                 category,
                 fix: fix.to_string(),
                 words: words.to_string(),
+                title,
             });
         }
         Ok(KnownReports::new(reports))
@@ -216,14 +241,17 @@ impl KnownReports {
     /// report's url to act as if the table did not hold it (the corpus test asks, for each
     /// report, what the others say).
     pub fn matches(&self, text: &str, leave_out: Option<&str>) -> Vec<KnownMatch> {
-        let query = runs_of_text(text);
-        if query.len() < MIN_SHARED {
-            return Vec::new();
-        }
         let left = leave_out.and_then(|u| self.reports.iter().position(|r| r.url == u.trim_end_matches('/')));
         let left_runs: &[u64] = left.map_or(&[], |i| &self.runs[i]);
         let shared_by =
             |h: &u64| -> usize { self.holders(*h).len() - usize::from(left_runs.binary_search(h).is_ok()) };
+        if let Some(m) = self.title_match(text, left, &shared_by) {
+            return vec![m];
+        }
+        let query = runs_of_text(text);
+        if query.len() < MIN_SHARED {
+            return Vec::new();
+        }
         let distinctive: Vec<u64> = query.into_iter().filter(|h| shared_by(h) <= MAX_SHARED_BY).collect();
         if distinctive.len() < MIN_SHARED {
             return Vec::new();
@@ -254,6 +282,36 @@ impl KnownReports {
                 KnownMatch { url: k.url.clone(), category: k.category, fix: k.fix.clone(), similarity }
             })
             .collect()
+    }
+}
+
+impl KnownReports {
+    /// The report whose title `text` is, word for word, when the text is one line of at least
+    /// [`MIN_TITLE_WORDS`] words, exactly one report (other than `left`) has that title, and the
+    /// title holds a distinctive run (one that at most [`MAX_SHARED_BY`] reports hold): "CUDA
+    /// error: out of memory" is many threads' title, "Memory is not released" one thread's.
+    fn title_match(
+        &self,
+        text: &str,
+        left: Option<usize>,
+        shared_by: &dyn Fn(&u64) -> usize,
+    ) -> Option<KnownMatch> {
+        if text.trim().lines().nth(1).is_some() {
+            return None;
+        }
+        let query: Vec<String> = words(text).collect();
+        if query.len() < MIN_TITLE_WORDS {
+            return None;
+        }
+        let holders: Vec<usize> = self.titles.get(&query.join(" "))?.iter().map(|&r| r as usize).collect();
+        let [r] = holders.iter().copied().filter(|&r| Some(r) != left).collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let refs: Vec<&str> = query.iter().map(String::as_str).collect();
+        runs(&refs).iter().any(|h| shared_by(h) <= MAX_SHARED_BY).then(|| {
+            let k = &self.reports[r];
+            KnownMatch { url: k.url.clone(), category: k.category, fix: k.fix.clone(), similarity: 1.0 }
+        })
     }
 }
 
@@ -325,6 +383,60 @@ mod tests {
     }
 
     #[test]
+    fn a_short_title_names_its_thread_only_when_it_is_that_thread_s_alone_and_distinctive() {
+        let reports = [
+            (
+                "https://github.com/o/a/issues/1",
+                Category::Oom,
+                "Kill the leftover workers.",
+                "Memory is not released\nwhen the program ends, GPU0 is freed, the other GPUs are not",
+            ),
+            (
+                "https://github.com/o/b/issues/2",
+                Category::Oom,
+                "Smaller batch.",
+                "CUDA out of memory\nduring validation",
+            ),
+            (
+                "https://github.com/o/c/issues/3",
+                Category::Other,
+                "Upgrade.",
+                "CUDA out of memory\nwith the new release",
+            ),
+            (
+                "https://github.com/o/d/issues/4",
+                Category::Oom,
+                "Smaller model.",
+                "CUDA out of memory again\nwith a big model",
+            ),
+            (
+                "https://github.com/o/e/issues/5",
+                Category::Oom,
+                "Smaller images.",
+                "out of memory again today\nwith big images",
+            ),
+            (
+                "https://github.com/o/f/issues/6",
+                Category::Oom,
+                "Free the GPU.",
+                "GPU out of memory again\nanother process",
+            ),
+        ];
+        let t = KnownReports::train(reports);
+        // The title word for word (case and punctuation aside) is that thread.
+        let m = t.matches("memory is NOT released.", None);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!((m[0].url.as_str(), m[0].similarity), ("https://github.com/o/a/issues/1", 1.0));
+        // Not with more lines, nor with itself left out.
+        assert!(t.matches("Memory is not released\nafter training", None).is_empty());
+        assert!(t.matches("Memory is not released", Some("https://github.com/o/a/issues/1")).is_empty());
+        // A title two threads share names neither; one whose runs are each in three or more
+        // reports names none.
+        assert!(t.matches("CUDA out of memory", None).is_empty());
+        assert!(t.matches("CUDA out of memory again", None).is_empty());
+    }
+
+    #[test]
     fn the_table_reads_back_as_written() {
         let t = toy();
         let again = KnownReports::from_table(&t.to_table()).unwrap();
@@ -332,5 +444,6 @@ mod tests {
         assert_eq!(again.len(), 4);
         assert!(KnownReports::from_table("https://x\tno_such_category\tfix\twords\n").is_err());
         assert!(KnownReports::from_table("https://x\toom\tfix\n").is_err());
+        assert!(KnownReports::from_table("https://x\toom\tfix\tfour\twords\n").is_err());
     }
 }
