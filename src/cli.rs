@@ -76,7 +76,8 @@ pub enum Command {
     /// "unrecognised" (a guess: which fixes real reports with the same words needed, and a
     /// keyword table), but only where trouble is written: a run that worked, nvidia-smi or
     /// collect_env output get "No known GPU/CUDA error was found". A pasted text that is (part
-    /// of) a real report cudoctor knows names that report's thread and the fix it confirmed.
+    /// of) a real report cudoctor knows, or that report's title, names that report's thread and
+    /// the fix it confirmed.
     /// `cudoctor kb error TEXT` shows what the signature table knows.
     ///
     /// Examples:
