@@ -289,7 +289,9 @@ impl KnownReports {
     /// The report whose title `text` is, word for word, when the text is one line of at least
     /// [`MIN_TITLE_WORDS`] words, exactly one report (other than `left`) has that title, and the
     /// title holds a distinctive run (one that at most [`MAX_SHARED_BY`] reports hold): "CUDA
-    /// error: out of memory" is many threads' title, "Memory is not released" one thread's.
+    /// error: out of memory" is many threads' title; "Unable to init GPU: unknown error" is one
+    /// thread's (ollama/ollama#2934); "Memory is not released" is one thread's title, but each of
+    /// its runs is in three reports, so it names none.
     fn title_match(
         &self,
         text: &str,
