@@ -198,51 +198,43 @@ fn an_excerpt_of_a_corpus_report_is_that_known_report() {
     );
     assert!(named * 100 >= long * 90 && right * 100 >= named * 98, "{named}/{long} named, {right} right");
 
-    // A report's first line alone (most often the thread's title), when it has eight words or
-    // more: named less often (a title says less), and then rightly.
-    let (mut titles, mut named, mut right) = (0, 0, 0);
-    for (_, c) in &cases {
-        let Some(first) = c.text.lines().find(|l| !l.trim().is_empty()) else { continue };
-        if first.split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_').filter(|w| !w.is_empty()).count()
-            < 8
-        {
-            continue;
+    // A report's first line alone (most often the thread's title): with eight words or more it
+    // can share five runs with its report; with 4 to 7 it names its thread only when it is that
+    // report's first line word for word and no other report's, with a distinctive run in it.
+    // Named less often than halves (a title says less), and then rightly.
+    let first_lines: Vec<(&Case, &str, usize)> = cases
+        .iter()
+        .filter_map(|(_, c)| {
+            let line = c.text.lines().find(|l| !l.trim().is_empty())?.trim();
+            let words = line
+                .split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_')
+                .filter(|w| !w.is_empty())
+                .count();
+            Some((c, line, words))
+        })
+        .collect();
+    // (lines, named, named with the thread's category first) among first lines of `words` words.
+    let name_threads = |words: std::ops::Range<usize>| {
+        let mut counts = (0, 0, 0);
+        for (c, line, _) in first_lines.iter().filter(|(_, _, n)| words.contains(n)) {
+            counts.0 += 1;
+            let result = explain::scan::scan_bytes(line.as_bytes(), explain::table());
+            let Some(e) = explain::explain(&result, None).into_iter().next() else { continue };
+            if e.known_reports.first().is_some_and(|k| k.url == c.url.trim_end_matches('/')) {
+                counts.1 += 1;
+                counts.2 += usize::from(e.causes.first().is_some_and(|k| k.category.name() == c.category));
+            }
         }
-        titles += 1;
-        let result = explain::scan::scan_bytes(first.as_bytes(), explain::table());
-        let Some(e) = explain::explain(&result, None).into_iter().next() else { continue };
-        if e.known_reports.first().is_some_and(|k| k.url == c.url.trim_end_matches('/')) {
-            named += 1;
-            right += usize::from(e.causes.first().is_some_and(|k| k.category.name() == c.category));
-        }
-    }
+        counts
+    };
+    let (titles, named, right) = name_threads(8..usize::MAX);
     eprintln!(
         "first lines of 8 words or more: {named}/{titles} name their thread, {right} with its category first"
     );
     assert!(named * 100 >= titles * 50 && right * 100 >= named * 98, "{named}/{titles} named, {right} right");
-
-    // Shorter first lines (4 to 7 words: too few for five runs) name their thread when they are
-    // its title word for word and no other report's, with a distinctive run in them.
-    let short: Vec<(&Case, &str)> = cases
-        .iter()
-        .filter_map(|(_, c)| Some((c, c.text.lines().find(|l| !l.trim().is_empty())?.trim())))
-        .filter(|(_, l)| {
-            (4..8).contains(
-                &l.split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_')
-                    .filter(|w| !w.is_empty())
-                    .count(),
-            )
-        })
-        .collect();
-    let (mut named, mut right) = (0, 0);
-    for (c, line) in &short {
-        let result = explain::scan::scan_bytes(line.as_bytes(), explain::table());
-        let Some(e) = explain::explain(&result, None).into_iter().next() else { continue };
-        if e.known_reports.first().is_some_and(|k| k.url == c.url.trim_end_matches('/')) {
-            named += 1;
-            right += usize::from(e.causes.first().is_some_and(|k| k.category.name() == c.category));
-        }
-    }
+    let short: Vec<(&Case, &str)> =
+        first_lines.iter().filter(|(_, _, n)| (4..8).contains(n)).map(|&(c, l, _)| (c, l)).collect();
+    let (_, named, right) = name_threads(4..8);
     eprintln!(
         "first lines of 4 to 7 words: {named}/{} name their thread, {right} with its category first",
         short.len()
