@@ -206,10 +206,7 @@ fn an_excerpt_of_a_corpus_report_is_that_known_report() {
         .iter()
         .filter_map(|(_, c)| {
             let line = c.text.lines().find(|l| !l.trim().is_empty())?.trim();
-            let words = line
-                .split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_')
-                .filter(|w| !w.is_empty())
-                .count();
+            let words = explain::words::runs_of_word_characters(line).count();
             Some((c, line, words))
         })
         .collect();

@@ -283,9 +283,7 @@ impl KnownReports {
             })
             .collect()
     }
-}
 
-impl KnownReports {
     /// The report whose title `text` is, word for word, when the text is one line of at least
     /// [`MIN_TITLE_WORDS`] words, exactly one report (other than `left`) has that title, and the
     /// title holds a distinctive run (one that at most [`MAX_SHARED_BY`] reports hold): "CUDA
@@ -305,10 +303,9 @@ impl KnownReports {
         if query.len() < MIN_TITLE_WORDS {
             return None;
         }
-        let holders: Vec<usize> = self.titles.get(&query.join(" "))?.iter().map(|&r| r as usize).collect();
-        let [r] = holders.iter().copied().filter(|&r| Some(r) != left).collect::<Vec<_>>()[..] else {
-            return None;
-        };
+        let mut holders =
+            self.titles.get(&query.join(" "))?.iter().map(|&r| r as usize).filter(|&r| Some(r) != left);
+        let (Some(r), None) = (holders.next(), holders.next()) else { return None };
         let refs: Vec<&str> = query.iter().map(String::as_str).collect();
         runs(&refs).iter().any(|h| shared_by(h) <= MAX_SHARED_BY).then(|| {
             let k = &self.reports[r];
