@@ -447,6 +447,21 @@ mod tests {
                 "CMake Error: Could NOT find CUDA: Found unsuitable version \"9.0\", but required is exact version \"8.0\"",
                 Category::CudaRuntimeMismatch,
             ),
+            // Rounds ED-EO: out of memory as a status name, TensorRT's headers and CMake's
+            // NOTFOUND, an MPI without CUDA support, BasicSR's ops built without CUDA.
+            (
+                "initCnmem: cnmemInit call failed! Reason=CNMEM_STATUS_OUT_OF_MEMORY. numdev=1",
+                Category::Oom,
+            ),
+            ("LowLevelFatalError [File:Unknown] [Line: 279] Out of Device Memory, Requested=24000.00Kb", Category::Oom),
+            ("yololayer.h:4:10: fatal error: NvInfer.h: No such file or directory", Category::LibraryNotFound),
+            ("-- Found CUDA_CUDNN_LIBRARY=CUDA_CUDNN_LIBRARY-NOTFOUND", Category::CudnnMissing),
+            ("TENSORRT_LIBRARY_INFER-NOTFOUND, please check your TensorRT install", Category::LibraryNotFound),
+            (
+                "The user requested CUDA support with the --mca mpi_cuda_support 1 flag but the library was not compiled with any support.",
+                Category::CpuOnlyBuild,
+            ),
+            ("NameError: name 'fused_act_ext' is not defined", Category::EnvVarMisconfig),
         ] {
             assert_eq!(vote(text, t).first().map(|v| v.category), Some(category), "{text}");
         }
@@ -478,7 +493,7 @@ mod tests {
         );
         // A pasted report that no keyword speaks for is ranked by the word model; the same words
         // at the end of a long log (not from line 1) are not a report.
-        let report = "kernel assertion with torch 1.10.2 and CUDA 11.3\n";
+        let report = "assertion failed in my training loop with torch 1.10.2 and CUDA 11.3\n";
         let e = explain_unrecognised(report, 1, None, table(), crate::explain::words::model()).unwrap();
         assert_eq!(e.causes[0].category, Category::UserCodeBug);
         assert!(e.causes[0].why.contains("\"assertion\""), "{}", e.causes[0].why);

@@ -1160,11 +1160,11 @@ mod tests {
         let shown = "File torch/cuda/__init__.py:293, in _lazy_init()\n    288     raise RuntimeError(\n    289         \"Cannot re-initialize CUDA in forked subprocess. To use CUDA with \"\n    290     )\n--> 293     raise AssertionError(\"Torch not compiled with CUDA enabled\")\n\nAssertionError: Torch not compiled with CUDA enabled\n";
         let e = explain(&scan::scan_bytes(shown.as_bytes(), table()), None);
         assert_eq!(e[0].signature, "torch-not-compiled-with-cuda");
-        assert!(e.iter().any(|x| x.signature == "cuda-initialization-error"), "still listed");
+        assert!(e.iter().any(|x| x.signature == "cuda-forked-subprocess"), "still listed");
         // Without a traceback's arrow a numbered line is an ordinary log line, first as it came.
         let plain = shown.replace("--> 293", "");
         let e = explain(&scan::scan_bytes(plain.as_bytes(), table()), None);
-        assert_eq!(e[0].signature, "cuda-initialization-error");
+        assert_eq!(e[0].signature, "cuda-forked-subprocess");
     }
 
     #[test]

@@ -143,6 +143,8 @@ pub const RULES: &[Rule] = &[
     hardware_hint_in_log,
     driver_blocked_in_log,
     suspend_in_log,
+    device_ordinal_on_several_nodes,
+    tensors_on_two_gpus,
     pytorch_cudnn_not_initialized,
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
@@ -3029,6 +3031,44 @@ pub fn suspend_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// An invalid device ordinal in a job that spans several machines: each process must pick its GPU
+/// by its rank on its own node, which the launcher or the training library computes; in the
+/// corpus those threads were that library taking the global rank (PyTorch Lightning under SLURM:
+/// https://github.com/Lightning-AI/pytorch-lightning/issues/7027; TRL and llama-cookbook on two
+/// nodes: https://github.com/huggingface/trl/issues/515,
+/// https://github.com/meta-llama/llama-cookbook/issues/90), fixed in a later release.
+pub fn device_ordinal_on_several_nodes(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-invalid-device-ordinal" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let Some(phrase) = input.evidence.multi_node.as_deref() else { return vec![] };
+    vec![adj(
+        Category::Other,
+        16.0,
+        format!("the job spans several machines (\"{phrase}\"): the launcher or library maps each process to a GPU of its own node, and a global rank used as the device index is past that node's GPUs"),
+    )]
+}
+
+/// Tensors on two different GPUs ("found at least two devices, cuda:0 and cuda:1"): a program
+/// that moves its tensors with one .to(device) puts them on one GPU; a model spread over several
+/// is a library's placement (device_map="auto", a pipeline, FSDP), and the threads were that
+/// library's bug (see the signature's sources).
+pub fn tensors_on_two_gpus(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "torch-tensor-device-mismatch" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (Some(a), Some(b)) = (ev.group("device"), ev.group("other_device")) else { return vec![] };
+    if !(a.starts_with("cuda") && b.starts_with("cuda") && a != b) {
+        return vec![];
+    }
+    vec![adj(
+        Category::Other,
+        20.0,
+        format!("the tensors are on two GPUs ({a} and {b}): the model is spread over several GPUs, which a library does"),
+    )]
+}
+
 /// PyTorch's own "cuDNN error: CUDNN_STATUS_NOT_INITIALIZED": its CUDA wheels bring their own
 /// cuDNN, so the threads are fixed by installing the PyTorch build for the CUDA at hand
 /// (https://github.com/Turoad/CLRNet/issues/24: torch 1.8.0+cu111, https://github.com/haotian-liu/LLaVA/issues/458:
@@ -4560,6 +4600,38 @@ mod tests {
         let lower = "unable to load cudart library /usr/lib/libcuda.so: some failure";
         let result = crate::explain::scan::scan_bytes(lower.as_bytes(), table());
         assert!(rules_only(&result).iter().all(|e| e.signature != "jax-backend-init"));
+    }
+
+    #[test]
+    fn cuda_in_a_forked_child_has_its_own_signature_and_is_most_often_a_library_s() {
+        let msg = "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method";
+        let e = first(msg);
+        assert_eq!(e.signature, "cuda-forked-subprocess");
+        assert_eq!(causes(msg)[..2], [Category::Other, Category::UserCodeBug]);
+        // Its fix names both ways out: the library's update or setting, and spawn.
+        assert!(e.causes[0].fix.contains("spawn"), "{}", e.causes[0].fix);
+        // CUDA's own initialisation error is still the other signature.
+        assert_eq!(top("CUDA error: initialization error").0, "cuda-initialization-error");
+    }
+
+    #[test]
+    fn tensors_on_two_gpus_are_a_library_s_placement_and_gpu_and_cpu_the_program_s() {
+        let two = "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1! (when checking argument for argument tensors in method wrapper_CUDA_cat)";
+        assert_eq!(top(two), ("torch-tensor-device-mismatch".into(), Category::Other));
+        let cpu = "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!";
+        assert_eq!(top(cpu).1, Category::UserCodeBug);
+        let bare = "RuntimeError: Expected all tensors to be on the same device";
+        assert_eq!(top(bare).1, Category::UserCodeBug);
+    }
+
+    #[test]
+    fn an_invalid_ordinal_on_several_nodes_is_the_launcher_s_rank_to_device_mapping() {
+        let one = "RuntimeError: CUDA error: invalid device ordinal";
+        assert_eq!(top(one).1, Category::UserCodeBug);
+        let nodes = format!("torchrun --nnodes 2 --nproc_per_node 8 train.py\n{one}");
+        assert_eq!(top(&nodes), ("cuda-invalid-device-ordinal".into(), Category::Other));
+        let words = format!("Multi-node training with accelerate fails on the second node\n{one}");
+        assert_eq!(top(&words).1, Category::Other);
     }
 
     #[test]
