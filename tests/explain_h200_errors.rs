@@ -34,6 +34,9 @@ fn each_provoked_error_is_recognised_with_its_cause_first() {
         ("cudnn_broken", "torch-cudnn-version-incompatibility", Category::CudnnVersionMismatch),
         ("alloc_conf_bad", "torch-allocator-config-invalid", Category::EnvVarMisconfig),
         ("nccl_dup_gpu", "nccl-invalid-usage", Category::UserCodeBug),
+        // The program's own fork Pool after a CUDA tensor: its traceback shows only its own file,
+        // Python's multiprocessing and PyTorch, so the program comes before a library.
+        ("fork", "cuda-forked-subprocess", Category::UserCodeBug),
         // No signature: the words (Triton's cache manager failing in os.makedirs) vote.
         ("triton_cache_dir", "unrecognised", Category::PermissionOrCache),
         ("ext_dir", "unrecognised", Category::PermissionOrCache),

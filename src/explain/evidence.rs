@@ -277,6 +277,15 @@ pub struct LogEvidence {
     /// `---> 11 import selective_scan_cuda`): the error came from loading that module.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub python_import: Option<String>,
+    /// The first installed package other than PyTorch that a Python traceback runs through (a
+    /// frame under site-packages or dist-packages: `vllm`, `accelerate`): the failing call went
+    /// through that library.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library_frame: Option<String>,
+    /// The first traceback frame that is neither an installed package nor Python's own library
+    /// (`/tmp/fork.py`, `train.py`): the program's own code, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own_frame: Option<String>,
     /// The text around the error names cuDNN at all (any case: "cudnn64_8.dll", "cuDNN 8.9").
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub names_cudnn: bool,
@@ -366,6 +375,8 @@ struct Patterns {
     rnn: Regex,
     embedding: Regex,
     python_import: Regex,
+    frame: Regex,
+    stdlib: Regex,
     reboot: Regex,
     worker_exit: Regex,
     nccl_cuda_failure: Regex,
@@ -547,6 +558,9 @@ fn patterns() -> &'static Patterns {
             upgrade: re(
                 r"(?i)\b(?:automatic (?:system )?(?:upgrades?|updates?)|unattended[- ]upgrades?|apt(?:-get)? (?:dist-|full-)?upgrade|(?:after|since) (?:an? |the |my )?(?:system |kernel |driver |nvidia |package )?(?:upgrade|update)s?\b|(?:upgraded|updated) (?:the |my )?(?:nvidia |gpu |graphics )?drivers?\b)",
             ),
+            frame: re(r#"File "([^"\n]+)", line \d+"#),
+            // Python's own library: lib/python3.X/ (not its site-packages), or Lib\ on Windows.
+            stdlib: re(r"(?i)(?:^|/)lib/python\d(?:\.\d+)?/[^/]+(?:\.py|/)|(?:^|/)Lib/[^/]+(?:\.py|/)|^<frozen "),
             python_import: re(
                 r"(?m)\bfrom +\.{0,2}[A-Za-z_][\w.]* +import +[\w*(]+|^[\s>-]*(?:\d+ +)?import +[A-Za-z_][\w.]*(?: +as +\w+)? *$",
             ),
@@ -669,6 +683,27 @@ fn library_path_in(context: &str, file: &str) -> Option<String> {
             (path.starts_with('/') || path.starts_with('~') || retyped).then(|| path.to_string())
         })
     })
+}
+
+/// The first installed package other than PyTorch and the first of the program's own files that
+/// the Python traceback frames in `context` name (see [`LogEvidence::library_frame`]).
+fn traceback_frames(context: &str, p: &Patterns) -> (Option<String>, Option<String>) {
+    let (mut library, mut own) = (None, None);
+    for c in p.frame.captures_iter(context) {
+        let path = c[1].replace('\\', "/");
+        let installed = ["/site-packages/", "/dist-packages/"].iter().find_map(|d| path.split_once(d));
+        match installed {
+            Some((_, rest)) => {
+                let package = rest.split(['/', '.']).next().unwrap_or_default();
+                if library.is_none() && !package.is_empty() && !package.starts_with("torch") {
+                    library = Some(package.to_string());
+                }
+            }
+            None if own.is_none() && !p.stdlib.is_match(&path) => own = Some(c[1].to_string()),
+            None => {}
+        }
+    }
+    (library, own)
 }
 
 /// Reads the evidence of one error from its context (matched line and the lines after it) and the
@@ -887,6 +922,7 @@ pub fn extract(
     ev.driver_unreachable = found(&p.driver_unreachable);
     ev.rnn_in_log = found(&p.rnn);
     ev.embedding_in_log = found(&p.embedding);
+    (ev.library_frame, ev.own_frame) = traceback_frames(context, p);
     ev.python_import =
         found(&p.python_import).map(|m| m.trim_start_matches(['\n', ' ', '\t', '>', '-']).to_string());
     ev.nccl_cuda_failure = p.nccl_cuda_failure.captures(context).map(|c| c[1].to_string());

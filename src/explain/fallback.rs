@@ -462,6 +462,15 @@ mod tests {
                 Category::CpuOnlyBuild,
             ),
             ("NameError: name 'fused_act_ext' is not defined", Category::EnvVarMisconfig),
+            // Round EP: runs compared with each other, a cache called stale or wiped.
+            (
+                "Despite using tf.set_random_seed(0) I get different numbers for each different run",
+                Category::Nondeterminism,
+            ),
+            (
+                "Stale Triton kernel cache produces garbled outputs: wiping ~/.triton/cache restores correctness",
+                Category::PermissionOrCache,
+            ),
         ] {
             assert_eq!(vote(text, t).first().map(|v| v.category), Some(category), "{text}");
         }

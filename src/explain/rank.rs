@@ -145,6 +145,7 @@ pub const RULES: &[Rule] = &[
     suspend_in_log,
     device_ordinal_on_several_nodes,
     tensors_on_two_gpus,
+    who_forked,
     pytorch_cudnn_not_initialized,
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
@@ -3049,6 +3050,31 @@ pub fn device_ordinal_on_several_nodes(input: &RuleInput<'_>) -> Vec<Adjustment>
     )]
 }
 
+/// Whose fork a "Cannot re-initialize CUDA in forked subprocess" is, when the log has the
+/// traceback: a frame of an installed library (other than PyTorch) is that library starting its
+/// workers; frames of the program's own files and Python's multiprocessing only are the program
+/// forking (provoked on the H200: a `multiprocessing` fork Pool after a CUDA tensor,
+/// tests/fixtures/h200-errors/fork.log).
+pub fn who_forked(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-forked-subprocess" {
+        return vec![];
+    }
+    let ev = input.evidence;
+    if let Some(library) = ev.library_frame.as_deref() {
+        return vec![adj(
+            Category::Other,
+            2.0,
+            format!("the traceback runs through the installed package {library}: it starts the workers"),
+        )];
+    }
+    let Some(own) = ev.own_frame.as_deref() else { return vec![] };
+    vec![adj(
+        Category::UserCodeBug,
+        2.0,
+        format!("the traceback's frames are the program's own ({own}), Python's and PyTorch's: the program forks its workers"),
+    )]
+}
+
 /// Tensors on two different GPUs ("found at least two devices, cuda:0 and cuda:1"): a program
 /// that moves its tensors with one .to(device) puts them on one GPU; a model spread over several
 /// is a library's placement (device_map="auto", a pipeline, FSDP), and the threads were that
@@ -4612,6 +4638,17 @@ mod tests {
         assert!(e.causes[0].fix.contains("spawn"), "{}", e.causes[0].fix);
         // CUDA's own initialisation error is still the other signature.
         assert_eq!(top("CUDA error: initialization error").0, "cuda-initialization-error");
+        // With the traceback: the program's own file and Python's multiprocessing only is the
+        // program forking; an installed library's frame (not PyTorch's) is that library's.
+        let own = format!(
+            "Traceback (most recent call last):\n  File \"/home/u/train.py\", line 7, in <module>\n  File \"/usr/lib/python3.12/multiprocessing/pool.py\", line 774, in get\n  File \"/opt/venv/lib/python3.12/site-packages/torch/cuda/__init__.py\", line 466, in _lazy_init\n{msg}"
+        );
+        assert_eq!(top(&own).1, Category::UserCodeBug);
+        let library =
+            own.replace("/home/u/train.py", "C:\\venv\\Lib\\site-packages\\xinference\\core\\worker.py");
+        let e = first(&library);
+        assert_eq!(e.causes[0].category, Category::Other);
+        assert!(e.causes[0].facts.iter().any(|f| f.contains("xinference")), "{:?}", e.causes[0].facts);
     }
 
     #[test]
