@@ -455,6 +455,8 @@ fn the_first_cause_s_fix_names_what_fixed_the_thread() {
     // os.add_dll_directory); 2013/2367 (85.0%) once the fallback's fixes for `other`, the
     // architecture and the environment named what such threads did (upgrade or patch the library,
     // another code path or precision, set variables before the import); 2019 with the fix for runs
-    // that differ naming TensorFlow's switch and a server's batching.
-    assert!(named * 100 >= right * 83, "only {named}/{right}");
+    // that differ naming TensorFlow's switch and a server's batching; 2300/2709 (84.9%) with 3972
+    // reports, then 2363/2709 (87.2%) once the fixes for a library's kernel fault, a build without
+    // CUDA, out of memory and a missing library named what such threads did.
+    assert!(named * 100 >= right * 85, "only {named}/{right}");
 }
