@@ -223,6 +223,11 @@ pub struct LogEvidence {
     /// path, collect_env's `Python version: 3.10.12`, a `cp39` wheel tag.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub python_in_log: Option<Version>,
+    /// The first installed-packages directory a path in the log lies in
+    /// (`/home/u/anaconda3/envs/x/lib/python3.8/site-packages`, `C:/Python310/Lib/site-packages`),
+    /// with `/` for separators: where the log's program took its packages from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packages_dir_in_log: Option<String>,
     /// The failing GPU code is a framework's or a vendor library's own kernel that user code does
     /// not index into: a convolution (`nn.Conv2d`, `F.conv3d`, a `cudnn_convolution` frame) or
     /// code PyTorch's compiler generated (`[inductor]`, `torch/_inductor`, `torch.compile`,
@@ -328,6 +333,7 @@ struct Patterns {
     cuda_major_in_log: Regex,
     os_error: Regex,
     python: Regex,
+    packages_dir: Regex,
     no_nvidia_gpu: Regex,
     other_graphics: Regex,
     library_kernel: Regex,
@@ -434,6 +440,7 @@ fn patterns() -> &'static Patterns {
             // Majors 7-19 only: "CUDA 0"/"cuda:1" name devices, not releases.
             cuda_major_in_log: re(r"(?i)\b(?:cuda|cudatoolkit|cuda[ _-]toolkit)[ _-]?(7|8|9|1\d)\b(?:[^.\d]|$)"),
             os_error: re(r"\b(Permission denied|No space left on device|Operation not permitted)\b"),
+            packages_dir: re(r#"((?:[A-Za-z]:)?[/\\][^\s"'<>|*?]*?[/\\](?:site|dist)-packages)(?:[/\\]|\b)"#),
             python: re(
                 r"(?i)[/\\]python(3)\.(\d{1,2})[/\\]|\bPython(?: version)?:? (3)\.(\d{1,2})\.\d{1,2}\b|-cp3(\d{1,2})-",
             ),
@@ -1035,6 +1042,7 @@ pub fn extract(
         };
         ev.python_in_log = v.parse().ok();
     }
+    ev.packages_dir_in_log = p.packages_dir.captures(context).map(|c| c[1].replace('\\', "/"));
     ev.stub_libcuda = found(&p.stub_libcuda);
     if ev.xid.is_none() && context.contains("fallen off the bus") {
         ev.xid = Some(79);

@@ -81,6 +81,9 @@ pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &R
     if let Some(why) = python_elsewhere(evidence, report) {
         return Some(why);
     }
+    if let Some(why) = packages_elsewhere(evidence, report) {
+        return Some(why);
+    }
     if let Some(why) = framework_absent(signature, evidence, report) {
         return Some(why);
     }
@@ -161,6 +164,28 @@ fn python_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String> {
     Some(format!(
         "the log's program ran on Python {named} and this machine's environments have {}",
         names.join(", ")
+    ))
+}
+
+/// The log's program took its packages from a site-packages directory that is none of this
+/// machine's environments' (a traceback through `/home/u/anaconda3/envs/x/lib/python3.8/site-packages`
+/// pasted on a machine whose environments are `/usr` and `/opt/venv`): the log was printed
+/// elsewhere. Only when the check found environments; a directory is compared as written, so an
+/// environment the check did not find reads as elsewhere, and the text alone ranks the error.
+fn packages_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String> {
+    let dir = evidence.packages_dir_in_log.as_deref()?;
+    let envs = &report.host.python_envs;
+    if envs.is_empty() {
+        return None;
+    }
+    let same = |d: &String| d.trim_end_matches('/').eq_ignore_ascii_case(dir.trim_end_matches('/'));
+    if envs.iter().any(|e| e.site_packages.iter().any(same)) {
+        return None;
+    }
+    let prefixes: Vec<&str> = envs.iter().map(|e| e.prefix.as_str()).collect();
+    Some(format!(
+        "the log's packages are in {dir}, which is none of this machine's Python environments ({})",
+        prefixes.join(", ")
     ))
 }
 
@@ -263,6 +288,31 @@ mod tests {
         let why_not = why(text, &r).unwrap();
         assert!(why_not.contains("TensorFlow") && why_not.contains("no environment"), "{why_not}");
         r.frameworks.push(Framework { kind: FrameworkKind::Tensorflow, ..torch });
+        assert_eq!(why(text, &r), None);
+    }
+
+    #[test]
+    fn a_log_whose_packages_are_in_none_of_this_machines_environments_is_from_elsewhere() {
+        let text = "  File \"/home/u/anaconda3/envs/x/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 293, in _lazy_init\n    torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are available";
+        let mut r = with_gpu("NVIDIA H200");
+        // Nothing is known of this machine's environments: nothing to compare with.
+        assert_eq!(why(text, &r), None);
+        let venv = |prefix: &str| crate::report::PythonEnv {
+            prefix: prefix.to_string(),
+            kind: crate::report::PythonEnvKind::Venv,
+            python_version: Some("3.10.12".parse().unwrap()),
+            site_packages: vec![format!("{prefix}/lib/python3.10/site-packages")],
+            evidence: Vec::new(),
+            active: true,
+            home: None,
+            include_system_site_packages: None,
+        };
+        r.host.python_envs.push(venv("/opt/venv"));
+        let elsewhere = why(text, &r).unwrap();
+        assert!(elsewhere.contains("/home/u/anaconda3/envs/x/lib/python3.10/site-packages"), "{elsewhere}");
+        assert!(elsewhere.contains("/opt/venv"), "{elsewhere}");
+        // The same log from the environment the check found is this machine's.
+        r.host.python_envs.push(venv("/home/u/anaconda3/envs/x"));
         assert_eq!(why(text, &r), None);
     }
 
