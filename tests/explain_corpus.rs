@@ -344,8 +344,9 @@ fn reports_pasted_on_another_machine_are_not_misranked_by_its_facts() {
         // 1274 of 1629 once the second held-out set (AA-AT) joined; 1430 to 1450 of 1929 with the
         // third (AU-BI); 1698 to 1726 of 2337 once rounds BJ-BQ and BZ-CM joined; 1922 and up of
         // 2775 with rounds CP-DJ; 2239 and up of 3308 with rounds DL-EA; 2279 and up of 3365 with EB-EC;
-        // 2598 and up of 3950 with ED-EO; 2612 and up of 3972 with EP.
-        assert!(rate >= 0.65, "{fixture}: only {right}/{}", cases.len());
+        // 2598 and up of 3950 with ED-EO; 2612 and up of 3972 with EP; 2644 and up once a line a
+        // person starts ("I have tried…") marks a written report.
+        assert!(rate >= 0.66, "{fixture}: only {right}/{}", cases.len());
     }
 }
 

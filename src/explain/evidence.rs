@@ -112,7 +112,8 @@ pub struct LogEvidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows_in_log: Option<String>,
     /// The text is written for readers, not printed by a program: a Markdown heading, a code fence,
-    /// a bold template label (`**Describe the bug**`) or an image link, as in an issue on a tracker.
+    /// a bold template label (`**Describe the bug**`) or an image link, as in an issue on a tracker,
+    /// or a line a person starts ("I have tried…", "When I run…", "Hi,", "Any help…").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub written_report: Option<String>,
     /// The log shows Google Colab, whose runtime comes with one CUDA release installed (`colab`,
@@ -471,7 +472,7 @@ fn patterns() -> &'static Patterns {
             // Markdown a person writes in an issue: `## Environment`, a ``` fence, `**To Reproduce**`,
             // a pasted screenshot. Not one `#` (a root shell's prompt, a comment in a script).
             written_report: re(
-                r"(?m)^[ \t]*(?:#{2,4}[ \t]+\S|```|\*\*[A-Z][^*\n]{2,40}\*\*|!\[[^\]\n]*\]\(https?://)",
+                r"(?m)^[ \t]*(?:#{2,4}[ \t]+\S|```|\*\*[A-Z][^*\n]{2,40}\*\*|!\[[^\]\n]*\]\(https?://)|^(?:I(?: am|'m| have|'ve| get| got| tried| installed| ran| run| followed| use| used| was| can|'d| want| encountered| met)|When I|Hi|Hello|Hey|Thanks|Any (?:help|idea|ideas|suggestions?))\b[^\n]{8,}",
             ),
             torch_extension: re(
                 r"(?i)\bcpp_extension\b|\b(?:CUDA|Cpp)Extension\b|\bBuildExtension\b|\b(?:cuda|c\+\+|cpp) extensions? (?:for|of) pytorch\b|\bpytorch (?:cuda|c\+\+|cpp) extension\b",
