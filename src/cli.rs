@@ -77,7 +77,9 @@ pub enum Command {
     /// keyword table), but only where trouble is written: a run that worked, nvidia-smi or
     /// collect_env output get "No known GPU/CUDA error was found". A pasted text that is (part
     /// of) a real report cudoctor knows, or that report's title, names that report's thread and
-    /// the fix it confirmed.
+    /// the fix it confirmed. A log that cannot be this machine's (another GPU, driver, Python or
+    /// site-packages directory; an issue's Markdown or a person's "I have tried…") is ranked on
+    /// its text alone, and the output says why: to rank with this machine, pass the log itself.
     /// `cudoctor kb error TEXT` shows what the signature table knows.
     ///
     /// Examples:
