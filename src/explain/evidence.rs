@@ -875,7 +875,14 @@ pub fn extract(
     ev.wsl_in_log = found(&p.wsl);
     ev.wsl1_in_log = found(&p.wsl1).map(|m| m.trim_end_matches(|c: char| !c.is_alphanumeric()).to_string());
     ev.windows_in_log = found(&p.windows);
-    ev.written_report = found(&p.written_report).map(|m| m.trim().to_string());
+    // The marker as written, cut at a few words: a person's line can run on into the error.
+    ev.written_report = found(&p.written_report).map(|m| {
+        let m = m.trim();
+        match m.char_indices().nth(40) {
+            Some((cut, _)) => format!("{}…", m[..cut].trim_end()),
+            None => m.to_string(),
+        }
+    });
     ev.colab_in_log = found(&p.colab);
     ev.torch_extension_in_log = found(&p.torch_extension);
     ev.exclusive_compute_mode = found(&p.exclusive);
