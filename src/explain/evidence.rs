@@ -470,7 +470,9 @@ fn patterns() -> &'static Patterns {
                 r"\bWindows (?:10|11|Server)\b|\b[A-Z]:\\[A-Za-z]|\bnvidia-smi\.exe\b|\[WinError \d+\]|\b\w[\w.-]*\.[Dd][Ll][Ll]\b|\bwin_amd64\b|\bWindowsPath\(|(?i:\b(?:i am|i'm|im) (?:using|on|running) (?:a )?windows\b)",
             ),
             // Markdown a person writes in an issue: `## Environment`, a ``` fence, `**To Reproduce**`,
-            // a pasted screenshot. Not one `#` (a root shell's prompt, a comment in a script).
+            // a pasted screenshot. Not one `#` (a root shell's prompt, a comment in a script). Or a
+            // line a person starts ("I have tried…", "When I run…", "Hi,"), which no program prints
+            // (glog's "I1201 …" is not "I " and a word).
             written_report: re(
                 r"(?m)^[ \t]*(?:#{2,4}[ \t]+\S|```|\*\*[A-Z][^*\n]{2,40}\*\*|!\[[^\]\n]*\]\(https?://)|^(?:I(?: am|'m| have|'ve| get| got| tried| installed| ran| run| followed| use| used| was| can|'d| want| encountered| met)|When I|Hi|Hello|Hey|Thanks|Any (?:help|idea|ideas|suggestions?))\b[^\n]{8,}",
             ),
