@@ -292,6 +292,11 @@ pub struct LogEvidence {
     /// (`/tmp/fork.py`, `train.py`): the program's own code, as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub own_frame: Option<String>,
+    /// The missing file is a module that PyTorch builds at first use under its extensions cache
+    /// (`~/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so`): DeepSpeed's ops, a project's
+    /// `load()`-compiled kernels. Its file name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jit_extension: Option<String>,
     /// The text around the error names cuDNN at all (any case: "cudnn64_8.dll", "cuDNN 8.9").
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub names_cudnn: bool,
@@ -990,6 +995,9 @@ pub fn extract(
         if key.starts_with("lib") && key.contains(".so") {
             ev.library_found_at = library_path_in(context, key);
         }
+    }
+    if key.contains("torch_extensions/") {
+        ev.jit_extension = Some(key.rsplit('/').next().unwrap_or(key).to_string());
     }
     // The DLL PyTorch failed to load, when the matched line itself did not name it.
     if key.is_empty() {

@@ -746,8 +746,9 @@ pub struct ExplainReport {
 /// What `explain` learned from the corpus of real reports: the word model and the known reports.
 #[derive(Debug, Clone, Copy)]
 pub struct Learned<'a> {
-    /// The word model, for texts no signature knows.
-    pub words: &'a words::WordModel,
+    /// The word model, for texts no signature knows; `None` for the embedded one, read only when
+    /// such a text comes (its table is 1.4 MB: a log of known errors never parses it).
+    pub words: Option<&'a words::WordModel>,
     /// The known reports; `None` for the embedded table, read only for a text long enough to match.
     pub known: Option<&'a known::KnownReports>,
     /// A known report (its url) to act as if unknown: the corpus test ranks each report with what
@@ -758,7 +759,7 @@ pub struct Learned<'a> {
 impl Learned<'static> {
     /// The embedded word model and known reports.
     pub fn embedded() -> Self {
-        Learned { words: words::model(), known: None, leave_out: None }
+        Learned { words: None, known: None, leave_out: None }
     }
 }
 
@@ -848,10 +849,11 @@ fn known_report_only(text: &str, lines: u64) -> Explanation {
 fn explain_errors(
     result: &ScanResult,
     report: Option<&Report>,
-    model: &words::WordModel,
+    model: Option<&words::WordModel>,
 ) -> Vec<Explanation> {
     let t = table();
     if let (true, Some(u)) = (result.occurrences.is_empty(), &result.unmatched) {
+        let model = model.unwrap_or_else(|| words::model());
         return fallback::explain_unrecognised(&u.text, u.first_line, report, t, model).into_iter().collect();
     }
     let seen: BTreeSet<&str> =
@@ -1032,7 +1034,7 @@ mod tests {
             .chain(others.iter().zip(&texts).map(|((u, c, _), t)| (*u, *c, "Fixed.", t.as_str()))),
         );
         let result = scan::scan_bytes(text.as_bytes(), table());
-        let learned = Learned { words: words::model(), known: Some(&known), leave_out: None };
+        let learned = Learned { words: Some(words::model()), known: Some(&known), leave_out: None };
         let e = explain_with(&result, None, &learned).remove(0);
         assert_eq!(e.signature, "cuda-illegal-address");
         assert_eq!(e.causes[0].category, Category::HardwareFault);

@@ -122,6 +122,8 @@ pub const RULES: &[Rule] = &[
     compute_mode_in_log,
     driver_vs_cuda_in_log,
     bf16_gemm_refused,
+    gemm_refused_on_blackwell,
+    jit_extension_not_built,
     upgrade_without_reboot,
     tf_build_vs_cuda_in_log,
     tf_build_vs_cudnn_in_log,
@@ -1223,13 +1225,13 @@ pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     vec![adj(Category::ContainerRuntime, 4.0, format!("the log shows a container (\"{hint}\")"))]
 }
 
-/// A Windows DLL that failed to load, in a text that names no cuDNN at all: cuDNN is not what is
-/// missing. Of the corpus's real reports of this family, none without a cuDNN name was settled by
+/// A Windows DLL (or a library Paddle's loader names) that failed to load, in a text that names no
+/// cuDNN at all: cuDNN is not what is missing. Of the corpus's real reports of this family, none without a cuDNN name was settled by
 /// installing cuDNN; ten were a DLL off the search path or a missing dependency (Python 3.8's DLL
 /// search: https://github.com/inducer/pycuda/issues/213; CUDA DLLs:
 /// https://github.com/tensorflow/tensorflow/issues/40804) and four a broken package.
 pub fn dll_error_without_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.signature.id != "windows-dll-missing"
+    if !matches!(input.signature.id.as_str(), "windows-dll-missing" | "paddle-dynamic-library-not-configured")
         || input.evidence.names_cudnn
         || !has(input, Category::CudnnMissing)
     {
@@ -2476,6 +2478,41 @@ pub fn bf16_gemm_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// cuBLAS refused a GEMM on an RTX 50 (Blackwell, capability 12.x): the cuBLASLt paths some
+/// libraries ask for (CTranslate2's int8 GEMMs under faster-whisper) are refused there whatever the
+/// CUDA release (https://github.com/OpenNMT/CTranslate2/issues/1865,
+/// https://github.com/Purfview/whisper-standalone-win/issues/542, /562: a float16 compute type or
+/// a CTranslate2 with the fix worked).
+pub fn gemm_refused_on_blackwell(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cublas-not-supported" {
+        return vec![];
+    }
+    let Some(cc) = input.evidence.compute_capability.filter(|cc| cc.major >= 12) else { return vec![] };
+    let gpu = input.evidence.gpu_name.as_deref().unwrap_or("the GPU");
+    vec![adj(
+        Category::ArchUnsupported,
+        3.0,
+        format!("{gpu} (compute capability {cc}) is an RTX 50 / Blackwell GPU, where cuBLAS refuses GEMM types some libraries ask for (int8)"),
+    )]
+}
+
+/// The missing module is one PyTorch builds at first use under its extensions cache
+/// (~/.cache/torch_extensions: DeepSpeed's fused_adam and cpu_adam, a project's `load()` kernels):
+/// it is absent because its build failed earlier in the log, not because a library is off the
+/// search path (https://github.com/deepspeedai/DeepSpeed/issues/5723,
+/// https://github.com/QwenLM/Qwen-VL/issues/188, https://github.com/liucongg/ChatGLM-Finetuning/issues/91).
+pub fn jit_extension_not_built(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let Some(module) = input.evidence.jit_extension.as_deref() else { return vec![] };
+    if !has(input, Category::Other) {
+        return vec![];
+    }
+    vec![adj(
+        Category::Other,
+        20.0,
+        format!("{module} is built at first use under torch_extensions: its build failed before this"),
+    )]
+}
+
 /// The user says the system or the driver was just upgraded, for an error that a driver upgrade
 /// without a reboot causes (the new libcuda runs against the old kernel module): the CUDA
 /// maintainers' first answer in such threads (https://github.com/diku-dk/futhark/issues/1117,
@@ -3692,7 +3729,7 @@ mod tests {
         static NONE: std::sync::OnceLock<crate::explain::known::KnownReports> = std::sync::OnceLock::new();
         let known = NONE.get_or_init(|| crate::explain::known::KnownReports::train(std::iter::empty()));
         let learned = crate::explain::Learned {
-            words: crate::explain::words::model(),
+            words: Some(crate::explain::words::model()),
             known: Some(known),
             leave_out: None,
         };
@@ -4874,5 +4911,58 @@ mod tests {
         {
             assert_eq!(top(&format!("{layer}\n{bad}")).1, Category::UserCodeBug, "{layer}");
         }
+    }
+
+    #[test]
+    fn ctranslate2_without_cuda_is_a_cpu_build_even_on_a_mac() {
+        // The macOS wheel is CPU-only: the device setting must change, a cpu_only_build as the
+        // threads labelled it (torch's own message on a Mac stays the no-GPU cause).
+        let mac = "Running whisperX on my MacBook\nValueError: This CTranslate2 package was not compiled with CUDA support";
+        assert_eq!(top(mac), ("ctranslate2-not-compiled-with-cuda".into(), Category::CpuOnlyBuild));
+        assert!(first(mac).causes[0].fix.contains("device=\"cpu\""));
+        let torch = "I'm on a MacBook M1\nAssertionError: Torch not compiled with CUDA enabled";
+        assert_eq!(top(torch), ("torch-not-compiled-with-cuda".into(), Category::Other));
+    }
+
+    #[test]
+    fn paddle_s_loader_names_the_library_that_is_missing() {
+        let cudnn = "The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not configured correctly. (error code is 126)";
+        assert_eq!(top(cudnn), ("paddle-dynamic-library-not-configured".into(), Category::CudnnMissing));
+        // Not cuDNN: the library is off the path.
+        let cublas = "The third-party dynamic library (cublas64_102.dll) that Paddle depends on is not configured correctly. (error code is 126)";
+        assert_eq!(top(cublas), ("paddle-dynamic-library-not-configured".into(), Category::LibraryNotFound));
+    }
+
+    #[test]
+    fn a_cudnn_dll_without_a_procedure_is_two_cudnn_copies() {
+        let text = r#"OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\venv\lib\site-packages\paddle\..\nvidia\cudnn\bin\cudnn_cnn64_9.dll" or one of its dependencies."#;
+        assert_eq!(top(text), ("windows-cudnn-procedure-not-found".into(), Category::CudnnVersionMismatch));
+        // A procedure missing from torch's own DLL is not about cuDNN.
+        let torch = r#"OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\venv\lib\site-packages\torch\lib\c10_cuda.dll" or one of its dependencies."#;
+        assert_eq!(top(torch).0, "windows-dll-missing");
+    }
+
+    #[test]
+    fn a_torch_extensions_module_that_is_missing_did_not_build() {
+        let jit = "ImportError: /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so: cannot open shared object file: No such file or directory";
+        let e = first(jit);
+        assert_eq!(
+            (e.signature.as_str(), e.causes[0].category),
+            ("loader-cuda-lib-missing", Category::Other)
+        );
+        assert!(e.causes[0].facts.iter().any(|f| f.contains("cpu_adam.so")), "{:?}", e.causes[0].facts);
+        // A CUDA library that is missing is still about the library.
+        let cudart =
+            "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory";
+        assert_ne!(top(cudart).1, Category::Other);
+    }
+
+    #[test]
+    fn cublas_refusing_a_gemm_on_an_rtx_50_is_the_architecture() {
+        let text = "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n\nRTX 5060 Ti 16GB, CUDA 12.9";
+        assert_eq!(top(text), ("cublas-not-supported".into(), Category::ArchUnsupported));
+        let a100 =
+            "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n\nA100 80GB, CUDA 12.9";
+        assert_ne!(top(a100).1, Category::ArchUnsupported);
     }
 }
