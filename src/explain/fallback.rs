@@ -26,7 +26,7 @@ const ERROR_LINE: &str = r"(?i)error|fail|exception|fatal|cannot|can't|could not
 /// reads them, all but one of them a known message, which does not need the guess. (The Chinese
 /// words: error, failure, exception, problem, cannot, unable, not found, appears, not
 /// supported, why, how.)
-const TROUBLE: &str = r"(?i)can'?t|problem|issue|\bbugs?\b|doesn'?t|does not|do not|don'?t|not work|isn'?t|is not|won'?t|wrong|slow|hang|stuck|freez|crash|killed|fault|core dumped|\bnan\b|help|\bwhy\b|\bhow\b|unsupported|not supported|invalid|denied|refused|mismatch|incompatib|missing|no such|instead|warning|\?|\bno\b|\bnot\b|\bnever\b|broke|break|lost|disappear|reboot|restart|timeout|timed out|exceed|out of|too (?:old|new|large|small|many|much)|require|need|differ|disagree|insufficient|only|undefined|interrupt|stops?\b|assert|\boom\b|leak|grow|blank|without|\.dll\b|\.so\b|: 0\b|however|\bxid\b|off the bus|increas|keeps|shuts? down|powers? off|报错|错误|失败|异常|问题|不能|无法|找不到|出现|不支持|为什么|怎么";
+const TROUBLE: &str = r"(?i)can'?t|problem|issue|\bbugs?\b|doesn'?t|does not|do not|don'?t|not work|isn'?t|is not|won'?t|wrong|slow|hang|stuck|freez|crash|killed|fault|core dumped|\bnan\b|help|\bwhy\b|\bhow\b|unsupported|not supported|invalid|denied|refused|mismatch|incompatib|missing|no such|instead|warning|\?|\bno\b|\bnot\b|\bnever\b|broke|break|lost|disappear|reboot|restart|timeout|timed out|exceed|out of|too (?:old|new|large|small|many|much)|require|need|differ|disagree|insufficient|only|undefined|interrupt|stops?\b|assert|\boom\b|leak|grow|blank|without|\.dll\b|\.so\b|: 0\b|however|\bxid\b|off the bus|increas|keeps|shuts? down|powers? off|deadlock|corrupt|wasn'?t|weren'?t|exit code|return code|not available|报错|错误|失败|异常|问题|不能|无法|找不到|出现|不支持|为什么|怎么";
 
 /// Lines of a clean run's output that would read as trouble without being any: NCCL's INFO lines,
 /// the tables of nvidia-smi and torch.cuda.memory_summary() ("Volatile Uncorr. ECC", "CUDA OOMs:
@@ -54,8 +54,10 @@ fn troubled(text: &str, table: &FallbackTable) -> bool {
 /// Words that put a text in the GPU stack: a pasted report that names none of them and has no error
 /// word is not one `explain` should guess about. A GPU's family name, an architecture, a compute
 /// capability or a precision count too: reports about a card ("3090 no longer supports FP8?", "my
-/// 1660 Super (7.5 capability) … half-precision") often name nothing else.
-const STACK: &str = r"(?i)cuda|cudnn|cublas|nccl|nvidia|\bgpus?\b|driver|torch|tensorflow|\bjax|paddle|mxnet|caffe|onnx|tensorrt|docker|container|kernel|memory|\b(?:gtx|rtx|geforce|quadro|tesla|titan|jetson)\b|\bsm_?\d{2,3}\b|capability|\b(?:fp8|fp16|bf16|vram)\b|half.precision";
+/// 1660 Super (7.5 capability) … half-precision", "Deadlock in distribution with multiple 4090")
+/// often name nothing else; so do the CUDA compiler and the CUDA libraries of LLM stacks (nvcc,
+/// DeepSpeed, vLLM, xformers, Triton).
+const STACK: &str = r"(?i)cuda|cudnn|cublas|nccl|nvidia|\bgpus?\b|driver|torch|tensorflow|\bjax|paddle|mxnet|caffe|onnx|tensorrt|docker|container|kernel|memory|\b(?:gtx|rtx|geforce|quadro|tesla|titan|jetson|nvcc|deepspeed|vllm|xformers|triton)\b|\b(?:[1-5]0[5-9]0|1[0-6][5-8]0)(?: ?ti)?\b|\bsm_?\d{2,3}\b|capability|\b(?:fp8|fp16|bf16|vram)\b|half.precision";
 
 /// A pasted report with no error signature is ranked by its words only when the word model knows
 /// at least this many of them. One: a title such as "Cublas Error: 13" or "Assertion failed
@@ -450,6 +452,8 @@ mod tests {
                 "[error] This program needs a CUDA-Enabled GPU (with at least compute capability 2.0).",
                 Category::DriverTooOld,
             ),
+            ("Torch is not able to use GPU unless superuser, openSuse tumbleweed", Category::PermissionOrCache),
+            ("the nvidia devices belong to the video group with mode 0660", Category::PermissionOrCache),
             // Rounds DT-EA: libraries saying the GPU lacks a kernel's needs, builds without CUDA.
             (
                 "ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.",
@@ -533,6 +537,8 @@ mod tests {
         // A report about a card names the stack by the card, its architecture or a precision.
         let card = "The computing power of 3090 is 8.6. Does it mean that 3090 no longer supports FP8?\n";
         assert!(explain_unrecognised(card, 1, None, table(), crate::explain::words::model()).is_some());
+        let title = "[BUG] Deadlock in distribution with multiple 4090\n";
+        assert!(explain_unrecognised(title, 1, None, table(), crate::explain::words::model()).is_some());
         // Nor is a pasted text that neither reads as an error nor names the GPU stack.
         let chat = "we tried the frobnicator with the new settings and it exited early\n";
         assert!(explain_unrecognised(chat, 1, None, table(), crate::explain::words::model()).is_none());
