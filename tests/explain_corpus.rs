@@ -177,7 +177,8 @@ fn the_right_category_comes_first_for_most_of_the_corpus() {
     // loader, WinError 127 on a cuDNN DLL, a torch_extensions module that did not build, cuBLAS on
     // Blackwell), 3055 once the word model also counts pairs of words, and 3065 with a report's
     // first-line words counted again as its title's; 3070 with a title's words of trouble, a
-    // card's number naming the stack, and access only root or a group has.
+    // card's number naming the stack, and access only root or a group has; 3071 with GPU numbers
+    // that disagree with nvidia-smi's.
     assert!(rate >= 0.67, "only {hit}/{} right; misses:\n{}", cases.len(), misses.join("\n"));
 }
 
@@ -354,7 +355,7 @@ fn reports_pasted_on_another_machine_are_not_misranked_by_its_facts() {
         // 2775 with rounds CP-DJ; 2239 and up of 3308 with rounds DL-EA; 2279 and up of 3365 with EB-EC;
         // 2598 and up of 3950 with ED-EO; 2612 and up of 3972 with EP; 2644 and up once a line a
         // person starts ("I have tried…") marks a written report; 2966 and up of 4524 with EQ-FB,
-        // 2987 and up with their rules and the word pairs, 3002 and up with the title words.
+        // 2987 and up with their rules and the word pairs, 3003 and up with the title words.
         assert!(rate >= 0.65, "{fixture}: only {right}/{}", cases.len());
     }
 }

@@ -454,6 +454,7 @@ mod tests {
             ),
             ("Torch is not able to use GPU unless superuser, openSuse tumbleweed", Category::PermissionOrCache),
             ("the nvidia devices belong to the video group with mode 0660", Category::PermissionOrCache),
+            ("DIGITS GPU ID appears to disagree with nvidia-smi", Category::EnvVarMisconfig),
             // Rounds DT-EA: libraries saying the GPU lacks a kernel's needs, builds without CUDA.
             (
                 "ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation.",
