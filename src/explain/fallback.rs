@@ -82,6 +82,8 @@ struct RawKeyword {
     pattern: String,
     category: Category,
     weight: f64,
+    #[serde(default)]
+    fix: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +97,10 @@ struct Keyword {
     re: Regex,
     category: Category,
     weight: f64,
+    /// What to do when this keyword is its category's strongest word, where the category's own
+    /// fix would be too general ("a package manager finds no build" is `other`, but not a
+    /// library's bug to upgrade past).
+    fix: Option<String>,
 }
 
 /// The compiled keyword table.
@@ -145,7 +151,7 @@ impl FallbackTable {
                 .size_limit(1 << 22)
                 .build()
                 .map_err(|source| FallbackError::Regex { pattern: k.pattern.clone(), source })?;
-            keywords.push(Keyword { re, category: k.category, weight: k.weight });
+            keywords.push(Keyword { re, category: k.category, weight: k.weight, fix: k.fix });
         }
         let error_line = Regex::new(ERROR_LINE).expect("constant pattern");
         let stack = Regex::new(STACK).expect("constant pattern");
@@ -176,6 +182,8 @@ pub struct Vote {
     pub words: Vec<String>,
     /// Byte offset of the line holding its strongest word.
     pub line_start: usize,
+    /// The fix of its strongest word's keyword, when that keyword has its own.
+    pub fix: Option<String>,
 }
 
 /// The categories the words of `text` point at, strongest first (empty when no keyword occurs).
@@ -207,6 +215,7 @@ pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
                 if score > strongest[i] {
                     strongest[i] = score;
                     v.line_start = line_start;
+                    v.fix = k.fix.clone();
                 }
                 v.score += score;
                 if !v.words.contains(&word) {
@@ -214,7 +223,13 @@ pub fn vote(text: &str, table: &FallbackTable) -> Vec<Vote> {
                 }
             }
             None => {
-                votes.push(Vote { category: k.category, score, words: vec![word], line_start });
+                votes.push(Vote {
+                    category: k.category,
+                    score,
+                    words: vec![word],
+                    line_start,
+                    fix: k.fix.clone(),
+                });
                 strongest.push(score);
             }
         }
@@ -287,7 +302,12 @@ pub fn explain_unrecognised(
             // ranking reads is CUDA_VISIBLE_DEVICES.
             let variable = (category == Category::EnvVarMisconfig && text.contains(CUDA_VISIBLE_DEVICES))
                 .then(|| CUDA_VISIBLE_DEVICES.to_string());
-            Some(Cause { category, weight: share, why, fix: c.fix.clone(), variable, kind: None })
+            let fix = votes
+                .iter()
+                .find(|v| v.category == category)
+                .and_then(|v| v.fix.clone())
+                .unwrap_or_else(|| c.fix.clone());
+            Some(Cause { category, weight: share, why, fix, variable, kind: None })
         })
         .collect();
     // The line shown: the vote's strongest word's for the top category, else the first line with
@@ -535,6 +555,15 @@ mod tests {
         assert_eq!(e.causes[0].category, Category::UserCodeBug);
         assert!(e.causes[0].why.contains("\"assertion\""), "{}", e.causes[0].why);
         assert!(explain_unrecognised(report, 5000, None, table(), crate::explain::words::model()).is_none());
+        // A keyword with a fix of its own gives it where it is its category's strongest word.
+        let pip = "ERROR: No matching distribution found for torch==2.1.2+cu118\n";
+        let e = explain_unrecognised(pip, 1, None, table(), crate::explain::words::model()).unwrap();
+        assert_eq!(e.causes[0].category, Category::Other);
+        assert!(e.causes[0].fix.contains("published for this Python"), "{}", e.causes[0].fix);
+        let order = "GPU ID appears to disagree with nvidia-smi\n";
+        let e = explain_unrecognised(order, 1, None, table(), crate::explain::words::model()).unwrap();
+        assert_eq!(e.causes[0].category, Category::EnvVarMisconfig);
+        assert!(e.causes[0].fix.contains("CUDA_DEVICE_ORDER=PCI_BUS_ID"), "{}", e.causes[0].fix);
         // A report about a card names the stack by the card, its architecture or a precision.
         let card = "The computing power of 3090 is 8.6. Does it mean that 3090 no longer supports FP8?\n";
         assert!(explain_unrecognised(card, 1, None, table(), crate::explain::words::model()).is_some());
