@@ -1226,8 +1226,9 @@ pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// A Windows DLL (or a library Paddle's loader names) that failed to load, in a text that names no
-/// cuDNN at all: cuDNN is not what is missing. Of the corpus's real reports of this family, none without a cuDNN name was settled by
-/// installing cuDNN; ten were a DLL off the search path or a missing dependency (Python 3.8's DLL
+/// cuDNN at all: cuDNN is not what is missing. Of the corpus's real reports of this family, none
+/// without a cuDNN name was settled by installing cuDNN; ten were a DLL off the search path or a
+/// missing dependency (Python 3.8's DLL
 /// search: https://github.com/inducer/pycuda/issues/213; CUDA DLLs:
 /// https://github.com/tensorflow/tensorflow/issues/40804) and four a broken package.
 pub fn dll_error_without_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {

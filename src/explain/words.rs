@@ -36,16 +36,17 @@ pub fn runs_of_word_characters(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty())
 }
 
+/// A run of word characters as a word: one that starts with a letter and is 2 to 32 bytes long,
+/// lower-cased; `None` for any other run (a number, a hash, a letter alone).
+fn word(run: &str) -> Option<String> {
+    ((2..=MAX_WORD).contains(&run.len()) && run.as_bytes()[0].is_ascii_alphabetic())
+        .then(|| run.to_ascii_lowercase())
+}
+
 /// The distinct words of `text`: [`runs_of_word_characters`] that start with a letter, 2 to 32
 /// bytes long, lower-cased (`CUDNN_STATUS_INTERNAL_ERROR`, `cu118`, `sm_86`).
 pub fn words(text: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for run in runs_of_word_characters(text) {
-        if (2..=MAX_WORD).contains(&run.len()) && run.as_bytes()[0].is_ascii_alphabetic() {
-            out.insert(run.to_ascii_lowercase());
-        }
-    }
-    out
+    runs_of_word_characters(text).filter_map(word).collect()
 }
 
 /// What the model counts in a text: its distinct [`words`], the distinct pairs of words that
@@ -61,11 +62,10 @@ pub fn features(text: &str) -> BTreeSet<String> {
     }
     let mut previous: Option<String> = None;
     for run in runs_of_word_characters(text) {
-        if !((2..=MAX_WORD).contains(&run.len()) && run.as_bytes()[0].is_ascii_alphabetic()) {
+        let Some(w) = word(run) else {
             previous = None;
             continue;
-        }
-        let w = run.to_ascii_lowercase();
+        };
         if let Some(p) = previous.take() {
             out.insert(format!("{p} {w}"));
         }
@@ -77,6 +77,15 @@ pub fn features(text: &str) -> BTreeSet<String> {
 
 /// The mark of a first-line word among the [`features`].
 const TITLE: &str = "t:";
+
+/// Whether a table row's name is one [`features`] can produce: a word or two words with a space
+/// between, marked [`TITLE`] or not, each a whole run of word characters as [`word`] keeps it.
+fn is_feature(name: &str) -> bool {
+    let body = name.strip_prefix(TITLE).unwrap_or(name);
+    let parts: Vec<&str> = body.split(' ').collect();
+    parts.len() <= 2
+        && parts.iter().all(|p| runs_of_word_characters(p).eq([*p]) && word(p).as_deref() == Some(*p))
+}
 
 /// Counts per category, indexed like [`Category::ALL`].
 type PerCategory = [u32; 17];
@@ -285,10 +294,7 @@ impl WordModel {
             match name {
                 "@reports" => model.reports = n,
                 "@occurrences" => model.occurrences = n,
-                w if features(w.strip_prefix(TITLE).unwrap_or(w))
-                    .contains(w.strip_prefix(TITLE).unwrap_or(w))
-                    && w.split(' ').count() <= 2 =>
-                {
+                w if is_feature(w) => {
                     model.counts.insert(w.to_string(), n);
                 }
                 _ => return Err(err("not a word")),
