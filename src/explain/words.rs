@@ -413,6 +413,13 @@ mod tests {
         assert!(
             WordModel::from_table("Not A Word\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\n").is_err()
         );
+        // A pair and a title word are rows; three words, or a word with a dash, are not.
+        let zeros = "\t0".repeat(17);
+        for (name, ok) in
+            [("no kernel", true), ("t:cudnn", true), ("no kernel image", false), ("t:x-y", false)]
+        {
+            assert_eq!(WordModel::from_table(&format!("{name}{zeros}\n")).is_ok(), ok, "{name}");
+        }
     }
 
     #[test]
