@@ -3,6 +3,7 @@
 //! cuDNN versions, the missing library, the Xid number. Pure functions over the error's context.
 
 use super::SignatureTable;
+use crate::report::FrameworkKind;
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use regex::Regex;
 use serde::Serialize;
@@ -171,6 +172,12 @@ pub struct LogEvidence {
     /// The log comes from JAX (an `XlaRuntimeError`, a `jaxlib` or `jax/_src` frame): the marker.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jax_in_log: Option<String>,
+    /// The frameworks the text names by name ("import torch", `site-packages/tensorflow/`,
+    /// "CUDAExecutionProvider", "paddlepaddle"), each once; `Some(empty)` when it names only
+    /// programs a check does not report (llama.cpp, CTranslate2, Caffe, OpenCV) and `None` when it
+    /// names none: which of this machine's frameworks a message can be about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frameworks_named: Option<Vec<FrameworkKind>>,
     /// The cuDNN failure is Caffe's convolution layer setting up (`cudnn_conv_layer.cpp:N]`, or
     /// Caffe's glog CHECK `Check failed: status == CUDNN_STATUS_SUCCESS (4 vs. 0)` as pasted):
     /// the marker.
@@ -325,6 +332,7 @@ struct Patterns {
     allowed: Regex,
     xla_memory: Regex,
     jax: Regex,
+    framework_named: Regex,
     caffe_conv: Regex,
     found_version: Regex,
     torch_cudnn_tuple: Regex,
@@ -415,6 +423,11 @@ fn patterns() -> &'static Patterns {
             // 4231397376 bytes total."
             xla_memory: re(r"Memory usage: (\d+) bytes free, (\d+) bytes total"),
             jax: re(r"\b(?:XlaRuntimeError|jaxlib|jax[/.]_src|import jax)\b"),
+            framework_named: re(concat!(
+                r"(?i)(?P<torch>\b(?:py)?torch\b)|(?P<tf>\btensorflow)|(?P<ort>onnxruntime|onnx runtime|",
+                r"executionprovider)|(?P<paddle>\bpaddle)|(?P<cupy>\bcupy\b)|(?P<other>\bllama[_.-]?cpp|\bggml|",
+                r"ctranslate2|\bdarknet\b|\bmxnet\b|\btheano\b|\bcaffe\b|\bopencv\b|\bcv2\.dnn)",
+            )),
             caffe_conv: re(r"(?m)\bcudnn_conv_layer\.cpp:\d+\]|^[\s`>]*Check failed: status == CUDNN_STATUS_SUCCESS \(4 vs\. 0\)"),
             found_version: re(r"found version (\d{4,5})\b"),
             torch_cudnn_tuple: re(
@@ -640,6 +653,34 @@ fn patterns() -> &'static Patterns {
     })
 }
 
+/// The frameworks a text names: see [`LogEvidence::frameworks_named`].
+fn frameworks_named(context: &str, re: &Regex) -> Option<Vec<FrameworkKind>> {
+    use FrameworkKind::*;
+    let mut named: Option<Vec<FrameworkKind>> = None;
+    for c in re.captures_iter(context).take(64) {
+        let kinds: &[FrameworkKind] = if c.name("torch").is_some() {
+            &[Torch]
+        } else if c.name("tf").is_some() {
+            &[Tensorflow]
+        } else if c.name("ort").is_some() {
+            &[Onnxruntime]
+        } else if c.name("paddle").is_some() {
+            &[Paddle]
+        } else if c.name("cupy").is_some() {
+            &[Cupy]
+        } else {
+            &[]
+        };
+        let list = named.get_or_insert_with(Vec::new);
+        for k in kinds {
+            if !list.contains(k) {
+                list.push(*k);
+            }
+        }
+    }
+    named
+}
+
 /// cuDNN versions written as integers: 7605 (7.6.5), 8907 (8.9.7), 91900 (9.19.0).
 pub fn cudnn_from_int(n: u64) -> Option<Version> {
     match n {
@@ -838,6 +879,7 @@ pub fn extract(
         ev.cuda_in_log_major_only = ev.cuda_in_log.is_some();
     }
     ev.jax_in_log = found(&p.jax);
+    ev.frameworks_named = frameworks_named(context, &p.framework_named);
     if let Some(m) = p.caffe_conv.find(context) {
         ev.caffe_cudnn_conv = Some(m.as_str().trim_start_matches(['`', '>', ' ', '\t', '\n']).to_string());
     }
@@ -1506,6 +1548,19 @@ mod tests {
         assert_eq!(e.free_mib.map(|m| m.round()), Some(2503.0));
         assert_eq!(e.total_mib.map(|m| m.round()), Some(11944.0));
         assert_eq!(e.requested_mib, None);
+    }
+
+    #[test]
+    fn the_frameworks_a_text_names_are_read_once_each() {
+        use FrameworkKind::*;
+        let e = ev("File \"/venv/lib/python3.10/site-packages/torch/nn/modules/conv.py\"\nimport torch; import tensorflow as tf\ntorch.cuda");
+        assert_eq!(e.frameworks_named, Some(vec![Torch, Tensorflow]));
+        // CUDAExecutionProvider is ONNX Runtime's, torchvision is not PyTorch itself.
+        let e = ev("Failed to create CUDAExecutionProvider. torchvision 0.20");
+        assert_eq!(e.frameworks_named, Some(vec![Onnxruntime]));
+        // Programs a check does not report: named, but none of its frameworks.
+        assert_eq!(ev("llama_cpp: ggml_cuda_init: failed").frameworks_named, Some(vec![]));
+        assert_eq!(ev("CUDA error: out of memory").frameworks_named, None);
     }
 
     #[test]

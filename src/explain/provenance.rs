@@ -96,20 +96,22 @@ pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &R
 /// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
 /// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any, and an
 /// empty list for programs that are none of the frameworks a check reports (Numba, TensorRT…).
-pub fn frameworks_of(signature: &Signature, evidence: &LogEvidence) -> Option<&'static [FrameworkKind]> {
+pub fn frameworks_of(signature: &Signature, evidence: &LogEvidence) -> Option<Vec<FrameworkKind>> {
     use FrameworkKind::*;
-    const JAX: &[FrameworkKind] = &[Jax, Jaxlib, JaxCudaPlugin];
+    const JAX: [FrameworkKind; 3] = [Jax, Jaxlib, JaxCudaPlugin];
     let prefix = signature.id.split('-').next().unwrap_or_default();
     match prefix {
-        "torch" | "torchvision" | "torchrun" | "xformers" | "vllm" => Some(&[Torch]),
-        "tf" => Some(&[Tensorflow]),
-        "jax" => Some(JAX),
-        "xla" => Some(&[Tensorflow, Jax, Jaxlib, JaxCudaPlugin]),
-        "paddle" => Some(&[Paddle]),
-        "ort" => Some(&[Onnxruntime]),
-        "numba" | "theano" | "tensorrt" | "ctranslate2" => Some(&[]),
-        _ if evidence.jax_in_log.is_some() => Some(JAX),
-        _ => None,
+        "torch" | "torchvision" | "torchrun" | "xformers" | "vllm" => Some(vec![Torch]),
+        "tf" => Some(vec![Tensorflow]),
+        "jax" => Some(JAX.to_vec()),
+        "xla" => Some(vec![Tensorflow, Jax, Jaxlib, JaxCudaPlugin]),
+        "paddle" => Some(vec![Paddle]),
+        "ort" => Some(vec![Onnxruntime]),
+        "numba" | "theano" | "tensorrt" | "ctranslate2" => Some(vec![]),
+        _ if evidence.jax_in_log.is_some() => Some(JAX.to_vec()),
+        // A message any framework prints, in a text that names some: those are the ones it is
+        // about (an ONNX Runtime log says nothing of how this machine's PyTorch was built).
+        _ => evidence.frameworks_named.clone(),
     }
 }
 
@@ -293,8 +295,13 @@ mod tests {
         r.frameworks.push(torch.clone());
         let why_not = why(text, &r).unwrap();
         assert!(why_not.contains("TensorFlow") && why_not.contains("no environment"), "{why_not}");
-        r.frameworks.push(Framework { kind: FrameworkKind::Tensorflow, ..torch });
+        r.frameworks.push(Framework { kind: FrameworkKind::Tensorflow, ..torch.clone() });
         assert_eq!(why(text, &r), None);
+        // A message any framework prints is about the frameworks its text names: in a PaddlePaddle
+        // log, on a machine with PyTorch and TensorFlow only, it happened elsewhere.
+        let paddle = "paddle/fluid/platform/device_context.cc:252] CUDA error: out of memory";
+        assert!(why(paddle, &r).is_some_and(|w| w.contains("PaddlePaddle")), "{:?}", why(paddle, &r));
+        assert_eq!(why("CUDA error: out of memory", &r), None);
     }
 
     #[test]

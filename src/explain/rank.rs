@@ -397,7 +397,7 @@ pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
 /// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any.
-fn log_frameworks(input: &RuleInput<'_>) -> Option<&'static [FrameworkKind]> {
+fn log_frameworks(input: &RuleInput<'_>) -> Option<Vec<FrameworkKind>> {
     super::provenance::frameworks_of(input.signature, input.evidence)
 }
 
@@ -406,7 +406,7 @@ fn log_frameworks(input: &RuleInput<'_>) -> Option<&'static [FrameworkKind]> {
 fn relevant_frameworks<'a>(input: &RuleInput<'a>) -> Vec<&'a Framework> {
     let Some(report) = input.report else { return vec![] };
     let kinds = log_frameworks(input);
-    report.frameworks.iter().filter(|f| kinds.is_none_or(|k| k.contains(&f.kind))).collect()
+    report.frameworks.iter().filter(|f| kinds.as_ref().is_none_or(|k| k.contains(&f.kind))).collect()
 }
 
 fn framework_cudnn<'a>(input: &RuleInput<'a>) -> Vec<(&'a Framework, &'a Version)> {
