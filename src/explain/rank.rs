@@ -2692,6 +2692,17 @@ pub fn symbol_origin(input: &RuleInput<'_>) -> Vec<Adjustment> {
             10.0,
             format!("{sym} is a CUDA driver API function missing from libcuda: the driver predates the CUDA calling it"),
         )]
+    } else if sym.starts_with("__cuda") {
+        // nvcc writes calls to these into every object it compiles (__cudaPopCallConfiguration
+        // since CUDA 9.2, __cudaRegisterFatBinaryEnd since 10.1); the runtime the extension
+        // loads, PyTorch's, is an older one. In 6 of 7 threads with such a symbol the extension
+        // had been compiled by another CUDA's nvcc than the framework's (vid2vid#80,
+        // faster-rcnn.pytorch#190, maskrcnn-benchmark#469, CenterNet#67).
+        vec![adj(
+            Category::CudaRuntimeMismatch,
+            4.0,
+            format!("{sym} is emitted by nvcc into the code it compiles: the extension was built by another CUDA release's nvcc than the runtime it loads"),
+        )]
     } else if sym.starts_with("cudnn") {
         vec![adj(
             Category::CudnnVersionMismatch,
@@ -3693,6 +3704,8 @@ mod tests {
         assert_eq!(first("_ZN3c104cuda9SetDeviceEi"), Category::Other);
         // A CUDA library function is not a PyTorch symbol.
         assert_eq!(first("cublasLtGetStatusString"), Category::CudaRuntimeMismatch);
+        // Code nvcc emits, from an extension compiled by another CUDA than the framework's.
+        assert_eq!(first("__cudaPopCallConfiguration"), Category::CudaRuntimeMismatch);
     }
 
     #[test]
