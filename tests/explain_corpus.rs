@@ -184,7 +184,8 @@ fn the_right_category_comes_first_for_most_of_the_corpus() {
     // symbols, 3380 once Python exception names stopped counting for the user's code; rounds
     // FK-FN (167: the older stack, Jetson, CUDA extensions, TensorFlow's tail; 100/167 before)
     // to 3479/5167, FO-FP (30 of the issue's own messages; 16/30 before) to 3494/5197, and 3500
-    // once a bare "No such file or directory" stopped counting for a missing library.
+    // once a bare "No such file or directory" stopped counting for a missing library; 3502 with
+    // PyTorch 1.8.0's CUDA 10.2 wheels failing to initialise cuDNN.
     assert!(rate >= 0.67, "only {hit}/{} right; misses:\n{}", cases.len(), misses.join("\n"));
 }
 
@@ -363,7 +364,8 @@ fn reports_pasted_on_another_machine_are_not_misranked_by_its_facts() {
         // person starts ("I have tried…") marks a written report; 2966 and up of 4524 with EQ-FB,
         // 2987 and up with their rules and the word pairs, 3003 and up with the title words, 3009 and
         // up once a message any framework prints is held to the frameworks its text names; 3406 and
-        // up of 5167 with rounds FC-FN, 3428 and up of 5197 with FO-FP.
+        // up of 5167 with rounds FC-FN, 3428 and up of 5197 with FO-FP, 3438 and up once a text
+        // no signature knows and that names no framework is not ranked on the machine's frameworks.
         assert!(rate >= 0.65, "{fixture}: only {right}/{}", cases.len());
     }
 }

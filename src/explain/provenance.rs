@@ -111,7 +111,10 @@ pub fn frameworks_of(signature: &Signature, evidence: &LogEvidence) -> Option<Ve
         _ if evidence.jax_in_log.is_some() => Some(JAX.to_vec()),
         // A message any framework prints, in a text that names some: those are the ones it is
         // about (an ONNX Runtime log says nothing of how this machine's PyTorch was built).
-        _ => evidence.frameworks_named.clone(),
+        _ if evidence.frameworks_named.is_some() => evidence.frameworks_named.clone(),
+        // A text no signature knows and that names no framework: none of this machine's.
+        _ if signature.id == super::fallback::UNRECOGNISED => Some(vec![]),
+        _ => None,
     }
 }
 
@@ -245,6 +248,22 @@ mod tests {
         let sig = &table().signatures[o.signature];
         let ev = crate::explain::evidence::extract(&o.evidence_text(), &o.key, &o.groups, o.code, table());
         facts_elsewhere(sig, &ev, report)
+    }
+
+    #[test]
+    fn a_text_no_signature_knows_is_about_the_frameworks_it_names_or_none() {
+        // The fallback's signature, as explain_unrecognised builds it: only its id matters here.
+        let mut unrecognised = table().by_id("cuda-out-of-memory-runtime").unwrap().clone();
+        unrecognised.id = crate::explain::fallback::UNRECOGNISED.into();
+        let of = |text: &str| {
+            frameworks_of(&unrecognised, &crate::explain::evidence::extract(text, "", &[], None, table()))
+        };
+        assert_eq!(of("EXECUTION PROVIDERS only azure and cpu"), Some(vec![]));
+        assert_eq!(of("import torch; training runs on the cpu"), Some(vec![FrameworkKind::Torch]));
+        // A message any framework prints is about all of them while the text names none.
+        let sig = table().by_id("cuda-out-of-memory-runtime").unwrap();
+        let ev = crate::explain::evidence::extract("CUDA error: out of memory", "", &[], None, table());
+        assert_eq!(frameworks_of(sig, &ev), None);
     }
 
     #[test]

@@ -149,6 +149,7 @@ pub const RULES: &[Rule] = &[
     tensors_on_two_gpus,
     who_forked,
     pytorch_cudnn_not_initialized,
+    torch_release_cudnn_bug,
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
     cublas_failure_after_embedding,
@@ -3165,6 +3166,40 @@ pub fn pytorch_cudnn_not_initialized(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// PyTorch releases whose own wheels fail to set cuDNN up: (release, a wheel tag that works, what
+/// was wrong). 1.8.0's CUDA 10.2 wheels, the default from pip, raised CUDNN_STATUS_NOT_INITIALIZED
+/// on Turing and newer GPUs; 1.8.1 fixed it (https://github.com/pytorch/pytorch/issues/53336,
+/// https://github.com/pytorch/pytorch/issues/53720, https://github.com/pytorch/pytorch/issues/53896,
+/// https://github.com/werner-duvaud/muzero-general/issues/139), and the cu111 build never had it.
+const TORCH_CUDNN_BUGS: &[(&str, &str, &str)] = &[(
+    "1.8.0",
+    "+cu111",
+    "PyTorch 1.8.0's CUDA 10.2 wheels fail to initialise cuDNN; 1.8.1 fixed it (pytorch#53336)",
+)];
+
+/// cuDNN failing to initialise under a PyTorch release known for it, named in the log or installed
+/// here: the release is the cause.
+pub fn torch_release_cudnn_bug(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cudnn-not-initialized" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let here = relevant_frameworks(input)
+        .into_iter()
+        .filter(|f| f.kind == FrameworkKind::Torch)
+        .map(|f| f.version.value.as_str().to_string());
+    let versions: Vec<String> = input.evidence.torch_in_log.iter().cloned().chain(here).collect();
+    let bug = versions.iter().find_map(|v| {
+        let (number, tag) = v.split_once('+').unwrap_or((v, ""));
+        TORCH_CUDNN_BUGS
+            .iter()
+            .find(|(release, good_tag, _)| number == *release && good_tag.trim_start_matches('+') != tag)
+    });
+    match bug {
+        Some((_, _, why)) => vec![adj(Category::Other, 20.0, why.to_string())],
+        None => vec![],
+    }
+}
+
 /// Paddle's CUDNN_STATUS_BAD_PARAM: Paddle (1.x, and 2.x on Linux) loads the system's cuDNN and
 /// its GPU builds are compiled against one cuDNN release (1.x "post107" wheels: 7.6), so an older
 /// cuDNN on the machine gets arguments it reads otherwise. The threads were fixed by the cuDNN
@@ -3764,6 +3799,18 @@ mod tests {
     /// The categories of the first error's causes, best first.
     fn causes(text: &str) -> Vec<Category> {
         first(text).causes.iter().map(|c| c.category).collect()
+    }
+
+    #[test]
+    fn cudnn_not_initialised_under_pytorch_1_8_0_cuda_10_2_is_that_release() {
+        let error = "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED";
+        for named in ["pytorch 1.8.0 installation", "pip install torch==1.8.0+cu102"] {
+            assert_eq!(top(&format!("{named}\n{error}")).1, Category::Other, "{named}");
+        }
+        // Its CUDA 11.1 build did not have the bug; other releases are ranked as before.
+        for named in ["pip install torch==1.8.0+cu111", "pip install torch==1.8.1"] {
+            assert_eq!(top(&format!("{named}\n{error}")).1, Category::CudaRuntimeMismatch, "{named}");
+        }
     }
 
     #[test]
