@@ -656,26 +656,15 @@ fn patterns() -> &'static Patterns {
 /// The frameworks a text names: see [`LogEvidence::frameworks_named`].
 fn frameworks_named(context: &str, re: &Regex) -> Option<Vec<FrameworkKind>> {
     use FrameworkKind::*;
+    // The pattern's groups; its `other` group names no framework a check reports.
+    const GROUPS: [(&str, FrameworkKind); 5] =
+        [("torch", Torch), ("tf", Tensorflow), ("ort", Onnxruntime), ("paddle", Paddle), ("cupy", Cupy)];
     let mut named: Option<Vec<FrameworkKind>> = None;
     for c in re.captures_iter(context).take(64) {
-        let kinds: &[FrameworkKind] = if c.name("torch").is_some() {
-            &[Torch]
-        } else if c.name("tf").is_some() {
-            &[Tensorflow]
-        } else if c.name("ort").is_some() {
-            &[Onnxruntime]
-        } else if c.name("paddle").is_some() {
-            &[Paddle]
-        } else if c.name("cupy").is_some() {
-            &[Cupy]
-        } else {
-            &[]
-        };
         let list = named.get_or_insert_with(Vec::new);
-        for k in kinds {
-            if !list.contains(k) {
-                list.push(*k);
-            }
+        let kind = GROUPS.iter().find(|(group, _)| c.name(group).is_some()).map(|(_, k)| *k);
+        if let Some(k) = kind.filter(|k| !list.contains(k)) {
+            list.push(k);
         }
     }
     named

@@ -94,8 +94,9 @@ pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &R
 }
 
 /// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
-/// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any, and an
-/// empty list for programs that are none of the frameworks a check reports (Numba, TensorRT…).
+/// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback, the frameworks the text names); `None`
+/// when it could be any, and an empty list for programs that are none of the frameworks a check
+/// reports (Numba, TensorRT…) and for a text no signature knows that names no framework.
 pub fn frameworks_of(signature: &Signature, evidence: &LogEvidence) -> Option<Vec<FrameworkKind>> {
     use FrameworkKind::*;
     const JAX: [FrameworkKind; 3] = [Jax, Jaxlib, JaxCudaPlugin];

@@ -396,8 +396,7 @@ pub fn jax_cudnn_handle(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
-/// The frameworks a message comes from, when its signature or the log says so (`tf-…` from
-/// TensorFlow, `ort-…` from ONNX Runtime, a JAX traceback); `None` when it could be any.
+/// The frameworks a message comes from: see [`super::provenance::frameworks_of`].
 fn log_frameworks(input: &RuleInput<'_>) -> Option<Vec<FrameworkKind>> {
     super::provenance::frameworks_of(input.signature, input.evidence)
 }
@@ -3173,7 +3172,7 @@ pub fn pytorch_cudnn_not_initialized(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// https://github.com/werner-duvaud/muzero-general/issues/139), and the cu111 build never had it.
 const TORCH_CUDNN_BUGS: &[(&str, &str, &str)] = &[(
     "1.8.0",
-    "+cu111",
+    "cu111",
     "PyTorch 1.8.0's CUDA 10.2 wheels fail to initialise cuDNN; 1.8.1 fixed it (pytorch#53336)",
 )];
 
@@ -3183,16 +3182,12 @@ pub fn torch_release_cudnn_bug(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cudnn-not-initialized" || !has(input, Category::Other) {
         return vec![];
     }
-    let here = relevant_frameworks(input)
-        .into_iter()
-        .filter(|f| f.kind == FrameworkKind::Torch)
-        .map(|f| f.version.value.as_str().to_string());
-    let versions: Vec<String> = input.evidence.torch_in_log.iter().cloned().chain(here).collect();
-    let bug = versions.iter().find_map(|v| {
+    let here = relevant_frameworks(input).into_iter().filter(|f| f.kind == FrameworkKind::Torch);
+    let mut versions =
+        input.evidence.torch_in_log.as_deref().into_iter().chain(here.map(|f| f.version.value.as_str()));
+    let bug = versions.find_map(|v| {
         let (number, tag) = v.split_once('+').unwrap_or((v, ""));
-        TORCH_CUDNN_BUGS
-            .iter()
-            .find(|(release, good_tag, _)| number == *release && good_tag.trim_start_matches('+') != tag)
+        TORCH_CUDNN_BUGS.iter().find(|(release, good_tag, _)| number == *release && tag != *good_tag)
     });
     match bug {
         Some((_, _, why)) => vec![adj(Category::Other, 20.0, why.to_string())],
