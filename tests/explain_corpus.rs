@@ -121,7 +121,9 @@ fn the_right_category_comes_first_for_most_of_the_corpus() {
         by_category.entry(c.category.as_str()).or_default().1 += 1;
         let explained = explain_left_out(c, None);
         if let Some(f) = dump.as_mut() {
-            let line = serde_json::json!({"name": name, "category": c.category, "first": explained.first()});
+            let wv: Vec<(String, f64)> =
+                leave_out(c).rank(&c.text).iter().map(|v| (v.category.name().to_string(), v.share)).collect();
+            let line = serde_json::json!({"name": name, "category": c.category, "first": explained.first(), "words": wv});
             std::io::Write::write_all(f, format!("{line}\n").as_bytes()).unwrap();
         }
         let got = explained.first().and_then(|e| e.causes.first().map(|k| (e.signature.clone(), k.category)));

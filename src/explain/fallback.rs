@@ -36,6 +36,35 @@ const TROUBLE: &str = r"(?i)can'?t|problem|issue|\bbugs?\b|doesn'?t|does not|do 
 /// was seen on the H200 to pull a guess out of a run without an error.
 const BENIGN: &str = r"NCCL INFO|^\s*[|+]|(?i:ecc errors|uncorr\. ecc|\booms: 0|retries: 0|\berrors?\s*:\s*0\b|\[__recompiles\]|\[__guards\]|guard failure|could not collect|^vulnerability |^\s+[\w .()/-]+:\s*(?:no|n/a|none|0|disabled|false)\s*$|found in sys\.modules after import)";
 
+/// Whether a pasted text is a few lines only (a report's title, a sentence): one that names the GPU
+/// stack is a question about it even without a word of trouble ("Compute Capability 3.0 GTX 770",
+/// "GPU becomes unavailable after computer wakes up"). A clean run's output (nvidia-smi's table,
+/// collect_env) is longer.
+fn short(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    text.len() <= SHORT_BYTES
+        && text.lines().filter(|l| !l.trim().is_empty()).count() <= SHORT_LINES
+        && reads_as_words(first)
+}
+
+/// Whether a line is words a person wrote rather than a program's output: three words or more, and
+/// letters and spaces make at least two thirds of it (or it is Chinese, Japanese or Korean
+/// text). `tensor(-5.0644, device='cuda:0')` is not; "GPU becomes unavailable after computer wakes
+/// up" is.
+fn reads_as_words(line: &str) -> bool {
+    let line = line.trim();
+    if line.chars().any(words::is_cjk) {
+        return true;
+    }
+    let words = line.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| w.len() >= 2).count();
+    let plain = line.chars().filter(|c| c.is_ascii_alphabetic() || *c == ' ').count();
+    words >= 3 && plain * 3 >= line.chars().count() * 2
+}
+
+/// The most bytes and non-empty lines of a [`short`] text.
+const SHORT_BYTES: usize = 1500;
+const SHORT_LINES: usize = 6;
+
 /// Written by a person: a first-person word, Chinese text, a Markdown heading.
 const PROSE: &str = r"(?im)\b(?:i|i'm|i've|my|we|our|me)\b|[\x{4e00}-\x{9fff}]|^#{2,4} ";
 
@@ -57,7 +86,7 @@ fn troubled(text: &str, table: &FallbackTable) -> bool {
 /// 1660 Super (7.5 capability) … half-precision", "Deadlock in distribution with multiple 4090")
 /// often name nothing else; so do the CUDA compiler and the CUDA libraries of LLM stacks (nvcc,
 /// DeepSpeed, vLLM, xformers, Triton).
-const STACK: &str = r"(?i)cuda|cudnn|cublas|nccl|nvidia|\bgpus?\b|driver|torch|tensorflow|\bjax|paddle|mxnet|caffe|onnx|tensorrt|docker|container|kernel|memory|\b(?:gtx|rtx|geforce|quadro|tesla|titan|jetson|nvcc|deepspeed|vllm|xformers|triton)\b|\b(?:[1-5]0[5-9]0|1[0-6][5-8]0)(?: ?ti)?\b|\bsm_?\d{2,3}\b|capability|\b(?:fp8|fp16|bf16|vram)\b|half.precision";
+const STACK: &str = r"(?i)cuda|cudnn|cublas|nccl|nvidia|gpu|graphics card|allocation on device|显存|显卡|driver|torch|tensorflow|\bjax|paddle|mxnet|caffe|onnx|tensorrt|docker|container|kernel|memory|\b(?:gtx|rtx|geforce|quadro|tesla|titan|jetson|nvcc|deepspeed|vllm|xformers|triton)\b|\b(?:[1-5]0[5-9]0|1[0-6][5-8]0)(?: ?ti)?\b|\bsm_?\d{2,3}\b|capability|\b(?:fp8|fp16|bf16|vram)\b|half.precision";
 
 /// A pasted report with no error signature is ranked by its words only when the word model knows
 /// at least this many of them. One: a title such as "Cublas Error: 13" or "Assertion failed
@@ -253,12 +282,13 @@ pub fn explain_unrecognised(
     model: &words::WordModel,
 ) -> Option<Explanation> {
     let keywords = fallback_table();
-    if !troubled(text, keywords) {
+    let sentence = first_line == 1 && short(text);
+    if !troubled(text, keywords) && !(sentence && keywords.stack.is_match(text)) {
         return None;
     }
     let votes = vote(text, keywords);
     let pasted = first_line == 1
-        && (keywords.error_line.is_match(text) || keywords.stack.is_match(text))
+        && (sentence || keywords.error_line.is_match(text) || keywords.stack.is_match(text))
         && model.known_words(text) >= MIN_KNOWN_WORDS;
     if votes.is_empty() && !pasted {
         return None;
@@ -537,6 +567,24 @@ mod tests {
     }
 
     #[test]
+    fn apis_the_toolkit_removed_and_headless_rendering_have_their_own_fix() {
+        // NVTX v2 (gone in CUDA 12.9) and CUDA 13's cuCtxCreate: the project predates the toolkit.
+        for text in [
+            "fatal error: nvToolsExt.h: No such file or directory\n",
+            "memory.c:253:40: warning: passing argument 2 of 'cuCtxCreate_v4' makes pointer from integer\n",
+            "error: namespace \"thrust\" has no member class \"unary_function\"\n",
+        ] {
+            let e = explain_unrecognised(text, 1, None, table(), crate::explain::words::model()).unwrap();
+            assert_eq!(e.causes[0].category, Category::Other, "{text}");
+            assert!(e.causes[0].fix.contains("nvtx3/nvToolsExt.h"), "{text}: {}", e.causes[0].fix);
+        }
+        let egl = "RuntimeError: eglInitialize() failed\n";
+        let e = explain_unrecognised(egl, 1, None, table(), crate::explain::words::model()).unwrap();
+        assert_eq!(e.causes[0].category, Category::EnvVarMisconfig);
+        assert!(e.causes[0].fix.contains("PYOPENGL_PLATFORM=egl"), "{}", e.causes[0].fix);
+    }
+
+    #[test]
     fn an_unrecognised_text_gets_ranked_causes_and_the_line_that_voted() {
         let text = "step 10 ok\nstep 11 ok\nFatal: failed to open /dev/nvidiactl: Permission denied\n";
         let e = explain_unrecognised(text, 40, None, table(), crate::explain::words::model()).unwrap();
@@ -569,6 +617,13 @@ mod tests {
         assert!(explain_unrecognised(card, 1, None, table(), crate::explain::words::model()).is_some());
         let title = "[BUG] Deadlock in distribution with multiple 4090\n";
         assert!(explain_unrecognised(title, 1, None, table(), crate::explain::words::model()).is_some());
+        // A title of a few words that names the stack is a question about it, without a word of
+        // trouble; a program's output line of the same length is not.
+        let question = "GPU becomes unavailable after computer wakes up\n";
+        assert!(explain_unrecognised(question, 1, None, table(), crate::explain::words::model()).is_some());
+        assert!(reads_as_words(question) && !reads_as_words("tensor(-5.0644, device='cuda:0')"));
+        assert!(reads_as_words("请问报错说需要opegl4.4以上怎么解决"));
+        assert!(!short(&"GPU becomes unavailable after computer wakes up\n".repeat(8)));
         // Nor is a pasted text that neither reads as an error nor names the GPU stack.
         let chat = "we tried the frobnicator with the new settings and it exited early\n";
         assert!(explain_unrecognised(chat, 1, None, table(), crate::explain::words::model()).is_none());

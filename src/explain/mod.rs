@@ -1437,6 +1437,26 @@ mod tests {
     }
 
     #[test]
+    fn a_runtime_api_cuda_13_removed_is_recognised_in_each_compiler_s_words() {
+        let m = |text: &str| match_text(text).into_iter().next().map(|m| (m.signature.id.clone(), m.key));
+        let want = |key: &str| Some(("cuda-api-removed".to_string(), key.to_string()));
+        // nvcc, gcc and MSVC name the removed cudaDeviceProp field each their own way.
+        let nvcc = "gpu_stream.cu(121): error: class \"cudaDeviceProp\" has no member \"memoryClockRate\"";
+        assert_eq!(m(nvcc), want("memoryClockRate"));
+        let gcc =
+            "cuda_info.cpp:427:43: error: 'const struct cudaDeviceProp' has no member named 'clockRate'";
+        assert_eq!(m(gcc), want("clockRate"));
+        let msvc = "error C2039: 'clockRate': is not a member of 'cudaDeviceProp'";
+        assert_eq!(m(msvc), want("clockRate"));
+        // cudaMemAdvise and cudaMemPrefetchAsync take a location now.
+        let advise = "error: could not convert 'device' from 'int' to 'cudaMemLocation'";
+        assert_eq!(m(advise).map(|(id, _)| id).as_deref(), Some("cuda-api-removed"));
+        let sig = find_signature("cuda-api-removed").unwrap();
+        assert_eq!(sig.causes[0].category, Category::Other);
+        assert!(sig.causes[0].fix.contains("cudaDeviceGetAttribute"));
+    }
+
+    #[test]
     fn jax_version_skew_and_cusolver_statuses_are_recognised() {
         let id = |text: &str| match_text(text).first().map(|m| m.signature.id.clone());
         for skew in [

@@ -72,7 +72,22 @@ pub fn features(text: &str) -> BTreeSet<String> {
         out.insert(w.clone());
         previous = Some(w);
     }
+    out.extend(cjk_pairs(text));
     out
+}
+
+/// Whether a character is Chinese, Japanese or Korean script (CJK ideographs, kana, Hangul): text
+/// written without spaces between words.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3040}'..='\u{30ff}' | '\u{ac00}'..='\u{d7af}')
+}
+
+/// The pairs of CJK characters that follow each other in `text` ("显存", "存不", "不足"): Chinese
+/// and Japanese reports have no spaces to cut words at, and most of their words are two
+/// characters, so each pair is a feature (it is what a word is to the rest of the model).
+fn cjk_pairs(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars.windows(2).filter(|w| w.iter().all(|&c| is_cjk(c))).map(|w| w.iter().collect()).collect()
 }
 
 /// The mark of a first-line word among the [`features`].
@@ -81,6 +96,9 @@ const TITLE: &str = "t:";
 /// Whether a table row's name is one [`features`] can produce: a word or two words with a space
 /// between, marked [`TITLE`] or not, each a whole run of word characters as [`word`] keeps it.
 fn is_feature(name: &str) -> bool {
+    if name.chars().count() == 2 && name.chars().all(is_cjk) {
+        return true;
+    }
     let body = name.strip_prefix(TITLE).unwrap_or(name);
     let parts: Vec<&str> = body.split(' ').collect();
     parts.len() <= 2
@@ -175,9 +193,10 @@ impl WordModel {
         self.reports.iter().sum()
     }
 
-    /// How many of the text's words the model knows.
+    /// How many of the text's words (and pairs of CJK characters) the model knows.
     pub fn known_words(&self, text: &str) -> usize {
-        words(text).iter().filter(|w| self.counts.contains_key(*w)).count()
+        let cjk = cjk_pairs(text);
+        words(text).iter().chain(&cjk).filter(|w| self.counts.contains_key(*w)).count()
     }
 
     /// ln P(word | category), smoothed.
@@ -360,6 +379,26 @@ mod tests {
         // The first line's words count again as the title's; a later line's do not.
         let t = features("\nundefined symbol in flash_attn\nafter pip install");
         assert!(t.contains("t:undefined") && t.contains("t:flash_attn") && !t.contains("t:install"));
+    }
+
+    #[test]
+    fn chinese_and_japanese_text_counts_by_pairs_of_characters() {
+        // No spaces to cut at: each pair of CJK characters in a row is a feature, ASCII words
+        // around them stay words.
+        let f = features("训练时显存不足 CUDA out of memory、GPUが使えない");
+        for pair in ["显存", "存不", "不足", "使え"] {
+            assert!(f.contains(pair), "{pair}: {f:?}");
+        }
+        assert!(f.contains("cuda") && f.contains("out of"));
+        assert!(!f.iter().any(|w| w.contains("足C") || w.contains("、")), "{f:?}");
+        assert!(is_feature("显存") && !is_feature("显存不"));
+        let m = WordModel::train([
+            ("训练时显存不足", Category::Oom),
+            ("推理时显存不足", Category::Oom),
+            ("找不到 libcudnn.so.8", Category::CudnnMissing),
+        ]);
+        assert_eq!(m.known_words("显存不足怎么办"), 3);
+        assert_eq!(m.rank("显存不足怎么办")[0].category, Category::Oom);
     }
 
     #[test]
