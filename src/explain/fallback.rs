@@ -283,7 +283,8 @@ pub fn explain_unrecognised(
 ) -> Option<Explanation> {
     let keywords = fallback_table();
     let sentence = first_line == 1 && short(text);
-    if !troubled(text, keywords) && !(sentence && keywords.stack.is_match(text)) {
+    let asked = sentence && keywords.stack.is_match(text);
+    if !(asked || troubled(text, keywords)) {
         return None;
     }
     let votes = vote(text, keywords);
