@@ -579,6 +579,20 @@ mod tests {
             assert_eq!(e.causes[0].category, Category::Other, "{text}");
             assert!(e.causes[0].fix.contains("nvtx3/nvToolsExt.h"), "{text}: {}", e.causes[0].fix);
         }
+        // The driver's own interfaces: NVENC's API and OptiX's ABI, or its OptiX library missing.
+        let nvenc = "[h264_nvenc @ 0x7ff3e9b83c00] Driver does not support the required nvenc API version. Required: 9.1 Found: 9.0\n";
+        let optix = "Optix call (optixInit()) failed with code 7801 (line 150)\n";
+        for text in [nvenc, optix] {
+            let e = explain_unrecognised(text, 1, None, table(), crate::explain::words::model()).unwrap();
+            assert_eq!(e.causes[0].category, Category::DriverTooOld, "{text}");
+        }
+        let lib = "Optix call (optixInit()) failed with code 7804 (line 157)\n";
+        // (A thread in the corpus was fixed by a newer driver, which brought the library: both
+        // causes are listed.)
+        let e = explain_unrecognised(lib, 1, None, table(), crate::explain::words::model()).unwrap();
+        let missing = e.causes.iter().find(|c| c.category == Category::LibraryNotFound).unwrap();
+        assert!(missing.fix.contains("libnvoptix"), "{}", missing.fix);
+        assert!(e.causes.iter().take(2).any(|c| c.category == Category::DriverTooOld));
         let egl = "RuntimeError: eglInitialize() failed\n";
         let e = explain_unrecognised(egl, 1, None, table(), crate::explain::words::model()).unwrap();
         assert_eq!(e.causes[0].category, Category::EnvVarMisconfig);
