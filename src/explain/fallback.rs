@@ -61,8 +61,9 @@ fn reads_as_words(line: &str) -> bool {
     words >= 3 && plain * 3 >= line.chars().count() * 2
 }
 
-/// The most bytes and non-empty lines of a [`short`] text.
+/// The most bytes of a [`short`] text.
 const SHORT_BYTES: usize = 1500;
+/// The most non-empty lines of a [`short`] text.
 const SHORT_LINES: usize = 6;
 
 /// Written by a person: a first-person word, Chinese text, a Markdown heading.

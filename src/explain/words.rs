@@ -3,8 +3,8 @@
 //! of the fix it confirmed).
 //!
 //! It is a multinomial naive Bayes over the distinct words of a text, the distinct pairs of
-//! words that follow each other in it and the words of its first line once more, as title words
-//! ([`features`]), kept as counts in `data/words.tsv`: for each category, how many corpus reports
+//! words that follow each other in it, the words of its first line once more, as title words, and
+//! the pairs of characters of its Chinese, Japanese or Korean text ([`features`]), kept as counts in `data/words.tsv`: for each category, how many corpus reports
 //! it labels and how many occurrences they hold, and for each feature seen in at least two
 //! reports, in how many reports of each category it occurs. `tests/explain_corpus.rs` trains it
 //! again from the corpus and fails when the table is stale (`CUDOCTOR_UPDATE_WORDS=1 cargo test
@@ -53,7 +53,8 @@ pub fn words(text: &str) -> BTreeSet<String> {
 /// follow each other in it ("no kernel", "out of", "not compiled"), written with a space between,
 /// and the words of its first line again, marked `t:` (a pasted report's title says what the
 /// thread is about: `t:install` is not `install` in a traceback's path). A pair says more than
-/// its two words apart: "not compiled" and "compiled … not" are different reports.
+/// its two words apart: "not compiled" and "compiled … not" are different reports. And the
+/// [`cjk_pairs`] of the text, which has no spaces where it is Chinese, Japanese or Korean.
 pub fn features(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let title = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
