@@ -191,7 +191,8 @@ fn the_right_category_comes_first_for_most_of_the_corpus() {
     // text counted by character pairs and a short title answered; rounds FQ-FX (424: Windows apps,
     // simulation, life sciences, data science, compilers, the 2025-26 stack, LLM engines, CJK
     // reports; 245/424 before) to 3783/5621, 3792 with CUDA 13's removed APIs; FY-FZ (113:
-    // serving, NVENC and OptiX; 44/113 before) to 3851/5734.
+    // serving, NVENC and OptiX; 44/113 before) to 3851/5734; GA (26 from mid-size repositories;
+    // 16/26 before) to 3870/5760.
     assert!(rate >= 0.67, "only {hit}/{} right; misses:\n{}", cases.len(), misses.join("\n"));
 }
 
@@ -372,7 +373,7 @@ fn reports_pasted_on_another_machine_are_not_misranked_by_its_facts() {
         // up once a message any framework prints is held to the frameworks its text names; 3406 and
         // up of 5167 with rounds FC-FN, 3428 and up of 5197 with FO-FP, 3438 and up once a text
         // no signature knows and that names no framework is not ranked on the machine's frameworks;
-        // 3787 and up of 5734 with the tenth session's rounds FQ-FZ.
+        // 3787 and up of 5734 with the tenth session's rounds FQ-FZ, 3805 and up of 5760 with GA.
         assert!(rate >= 0.65, "{fixture}: only {right}/{}", cases.len());
     }
 }

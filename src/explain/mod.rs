@@ -1457,6 +1457,23 @@ mod tests {
     }
 
     #[test]
+    fn the_hook_refusing_gpus_in_cdi_mode_is_the_container_runtime_and_flaky_is_not_nondeterminism() {
+        let log = "docker: Error response from daemon: failed to create task: error running prestart hook #0: \
+                   exit status 1, stdout: , stderr: Auto-detected mode as 'cdi'\n\
+                   invoking the NVIDIA Container Runtime Hook directly (e.g. specifying the docker --gpus flag) is not\n\
+                   supported. Please use the NVIDIA Container Runtime (e.g. specify the --runtime=nvidia flag) instead.\n\
+                   so vLLM launches fail non-deterministically across hosts\n";
+        let found = match_text(log);
+        assert_eq!(found.len(), 1, "{:?}", found.iter().map(|m| &m.signature.id).collect::<Vec<_>>());
+        assert_eq!(found[0].signature.id, "container-hook-cdi-mode");
+        assert_eq!(found[0].signature.causes[0].category, Category::ContainerRuntime);
+        assert!(found[0].signature.causes[0].fix.contains("--runtime=nvidia"));
+        // Results that differ between runs are still that complaint.
+        let differ = "the loss is non-deterministic between two runs with the same seed";
+        assert_eq!(match_text(differ)[0].signature.id, "gpu-results-differ-between-runs");
+    }
+
+    #[test]
     fn jax_version_skew_and_cusolver_statuses_are_recognised() {
         let id = |text: &str| match_text(text).first().map(|m| m.signature.id.clone());
         for skew in [
