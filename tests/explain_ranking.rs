@@ -3,8 +3,8 @@
 
 use cudoctor::explain::{self, Category, Explanation};
 use cudoctor::report::{
-    CudnnInstall, CudnnLayout, Evidence, Fact, Framework, FrameworkKind, Gpu, GpuProcess, GpuSource, Origin,
-    PackageManager, Report,
+    CudaToolkit, CudnnInstall, CudnnLayout, Evidence, Fact, Framework, FrameworkKind, Gpu, GpuProcess,
+    GpuSource, Origin, PackageManager, Report,
 };
 use cudoctor::version::{ComputeCapability, CudaVersion, Version};
 
@@ -296,4 +296,49 @@ fn cuda_visible_devices_argues_only_for_causes_about_it() {
         Some(&r),
     );
     assert!(!named(&missing), "{:#?}", missing.causes);
+}
+
+fn toolkit(root: &str, version: &str, nvcc: bool) -> CudaToolkit {
+    CudaToolkit {
+        root: root.into(),
+        version: Some(Fact::new(v(version), Evidence::file(format!("{root}/bin/nvcc")))),
+        version_sources: vec![],
+        origin: Origin::System { manager: PackageManager::Dpkg, package: "cuda-compiler".into() },
+        nvcc: nvcc.then(|| format!("{root}/bin/nvcc")),
+        pointed_to_by: vec![],
+    }
+}
+
+#[test]
+fn code_cuda_13_no_longer_compiles_names_this_machine_s_toolkit_and_a_12_beside_it() {
+    let msg = "api.cu(4): error: class \"cudaDeviceProp\" has no member \"clockRate\"";
+    // On the text alone: the project predates CUDA 13, with no fact about this machine.
+    let alone = explain_with(msg, None);
+    assert_eq!(alone.causes[0].category, Category::Other);
+    assert!(alone.causes[0].facts.is_empty(), "{:#?}", alone.causes[0].facts);
+    // With a CUDA 13 toolkit (nvcc) here, and a pip runtime without nvcc: the nvcc one is named
+    // (this machine has no GPU, as a build box often has not: a compiler's message needs none).
+    let mut r = machine();
+    r.cuda.toolkits.push(toolkit("/opt/venv/lib/python3.12/site-packages/nvidia/cu13", "13.0.96", false));
+    r.cuda.toolkits.push(toolkit("/usr/local/cuda-13.0", "13.0.88", true));
+    let e = explain_with(msg, Some(&r));
+    assert_eq!(e.causes[0].category, Category::Other);
+    assert!(
+        e.causes[0].facts.iter().any(|f| f.contains("/usr/local/cuda-13.0 is 13.0.88")),
+        "{:#?}",
+        e.causes
+    );
+    // A 12.x toolkit installed beside it is the fix without a patch, and is said so.
+    r.cuda.toolkits.push(toolkit("/usr/local/cuda-12.8", "12.8.93", true));
+    let e = explain_with(msg, Some(&r));
+    let mismatch = e.causes.iter().find(|c| c.category == Category::CudaRuntimeMismatch).unwrap();
+    assert!(
+        mismatch.facts.iter().any(|f| f.contains("CUDA 12.8.93 is installed here too")),
+        "{:#?}",
+        e.causes
+    );
+    assert!(
+        mismatch.score
+            > alone.causes.iter().find(|c| c.category == Category::CudaRuntimeMismatch).unwrap().score
+    );
 }

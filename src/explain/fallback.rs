@@ -376,6 +376,7 @@ pub fn explain_unrecognised(
         warning: false,
         wrapper: false,
         container_message: false,
+        build_message: false,
         kernel_module_message: false,
         causes,
     };

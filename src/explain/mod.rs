@@ -209,6 +209,10 @@ pub struct Signature {
     /// loaded is no fact against a driver that does not drive the GPU.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kernel_module_message: bool,
+    /// A compiler's message about the code it builds: printed with or without a GPU on the machine
+    /// (a build box has none), so a machine without one is no reason to set its facts aside.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub build_message: bool,
     /// Candidate causes.
     pub causes: Vec<Cause>,
 }

@@ -58,6 +58,7 @@ pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &R
     // Whether a message needs a running GPU is known of a known message only: the causes of an
     // unrecognised text are the words' vote, not the message's own causes.
     let needs_gpu = signature.id != super::fallback::UNRECOGNISED
+        && !signature.build_message
         && !signature.causes.iter().any(|c| WITHOUT_A_GPU.contains(&c.category));
     if let Some(named) = &evidence.gpu_name {
         let log = normalised_gpu(named);

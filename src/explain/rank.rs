@@ -150,6 +150,7 @@ pub const RULES: &[Rule] = &[
     who_forked,
     pytorch_cudnn_not_initialized,
     torch_release_cudnn_bug,
+    toolkit_newer_than_the_code,
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
     cublas_failure_after_embedding,
@@ -3193,6 +3194,41 @@ pub fn torch_release_cudnn_bug(input: &RuleInput<'_>) -> Vec<Adjustment> {
         Some((_, _, why)) => vec![adj(Category::Other, 20.0, why.to_string())],
         None => vec![],
     }
+}
+
+/// Code that CUDA 13 no longer compiles (`cuda-api-removed`) on a machine whose CUDA toolkit is 13
+/// or newer: that toolkit is the one building it (one with nvcc, first one that CUDA_HOME, PATH
+/// or /usr/local/cuda points to). Where a 12.x toolkit is installed beside it, building with that one is the
+/// fix that needs no patch, and is said so.
+pub fn toolkit_newer_than_the_code(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "cuda-api-removed" {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    let version = |t: &crate::report::CudaToolkit| t.version.as_ref().map(|v| v.value.clone());
+    let mut toolkits: Vec<_> = report.cuda.toolkits.iter().filter_map(|t| Some((t, version(t)?))).collect();
+    // The toolkit a build uses: one with nvcc, one something points to, then the newest.
+    toolkits
+        .sort_by_key(|(t, v)| (t.nvcc.is_none(), t.pointed_to_by.is_empty(), std::cmp::Reverse(v.clone())));
+    let mut out = Vec::new();
+    if let Some((t, v)) = toolkits.iter().find(|(_, v)| v.major() >= 13) {
+        out.push(adj(
+            Category::Other,
+            1.5,
+            format!(
+                "this machine's CUDA toolkit at {} is {v}: code written for CUDA 12 does not build with it",
+                t.root
+            ),
+        ));
+        if let Some((old, ov)) = toolkits.iter().find(|(_, v)| v.major() == 12) {
+            out.push(adj(
+                Category::CudaRuntimeMismatch,
+                2.0,
+                format!("CUDA {ov} is installed here too ({}): built with it (CUDA_HOME, PATH), the code needs no patch", old.root),
+            ));
+        }
+    }
+    out
 }
 
 /// Paddle's CUDNN_STATUS_BAD_PARAM: Paddle (1.x, and 2.x on Linux) loads the system's cuDNN and
