@@ -36,10 +36,11 @@ const TROUBLE: &str = r"(?i)can'?t|problem|issue|\bbugs?\b|doesn'?t|does not|do 
 /// was seen on the H200 to pull a guess out of a run without an error.
 const BENIGN: &str = r"NCCL INFO|^\s*[|+]|(?i:ecc errors|uncorr\. ecc|\booms: 0|retries: 0|\berrors?\s*:\s*0\b|\[__recompiles\]|\[__guards\]|guard failure|could not collect|^vulnerability |^\s+[\w .()/-]+:\s*(?:no|n/a|none|0|disabled|false)\s*$|found in sys\.modules after import)";
 
-/// Whether a pasted text is a few lines only (a report's title, a sentence): one that names the GPU
-/// stack is a question about it even without a word of trouble ("Compute Capability 3.0 GTX 770",
-/// "GPU becomes unavailable after computer wakes up"). A clean run's output (nvidia-smi's table,
-/// collect_env) is longer.
+/// Whether a pasted text is a few lines only whose first [`reads_as_words`] (a report's title, a
+/// sentence): one that names the GPU stack is a question about it even without a word of trouble
+/// ("Compute Capability 3.0 GTX 770", "GPU becomes unavailable after computer wakes up"). A clean
+/// run's output (nvidia-smi's table, collect_env) is longer, and a program's output line is not
+/// words.
 fn short(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     text.len() <= SHORT_BYTES

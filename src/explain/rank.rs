@@ -3198,8 +3198,8 @@ pub fn torch_release_cudnn_bug(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// Code that CUDA 13 no longer compiles (`cuda-api-removed`) on a machine whose CUDA toolkit is 13
 /// or newer: that toolkit is the one building it (one with nvcc, first one that CUDA_HOME, PATH
-/// or /usr/local/cuda points to). Where a 12.x toolkit is installed beside it, building with that one is the
-/// fix that needs no patch, and is said so.
+/// or /usr/local/cuda points to). Where a 12.x toolkit is installed beside it, building with that
+/// one is the fix that needs no patch, and is said so.
 pub fn toolkit_newer_than_the_code(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cuda-api-removed" {
         return vec![];
