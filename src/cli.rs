@@ -74,7 +74,8 @@ pub enum Command {
     /// input, matched against known error signatures; the candidate causes are ranked with this
     /// machine's facts. Text that no signature knows is answered by the words it uses, marked
     /// "unrecognised" (a guess: which fixes real reports with the same words needed, and a
-    /// keyword table), but only where trouble is written: a run that worked, nvidia-smi or
+    /// keyword table), but only where trouble is written or a short title asks about the GPU stack
+    /// ("GPU becomes unavailable after computer wakes up"): a run that worked, nvidia-smi or
     /// collect_env output get "No known GPU/CUDA error was found". A pasted text that is (part
     /// of) a real report cudoctor knows, or that report's title, names that report's thread and
     /// the fix it confirmed. A log that cannot be this machine's (another GPU, driver, Python or
