@@ -166,7 +166,7 @@ pub fn run_check(args: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-/// Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org). This is
+/// Colour only on a terminal, and never when `NO_COLOR` is set (<https://no-color.org>). This is
 /// about the terminal of the person running cudoctor, so it reads this process's environment.
 fn color_wanted() -> bool {
     use std::io::IsTerminal;

@@ -185,7 +185,7 @@ pub struct LogEvidence {
     pub caffe_cudnn_conv: Option<String>,
     /// The log shows a job spread over several machines ("training on two remote nodes",
     /// "multi-node", `--nnodes 2`), or NCCL choosing among several network interfaces
-    /// ("NET/Socket : Using [0]bond0… [1]br-…"): the phrase as written.
+    /// ("NET/Socket : Using \[0\]bond0… \[1\]br-…"): the phrase as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub multi_node: Option<String>,
     /// The user says memory ran out or that a smaller batch runs ("fail with correct OOM
@@ -239,7 +239,7 @@ pub struct LogEvidence {
     /// The failing GPU code is a framework's or a vendor library's own kernel that user code does
     /// not index into: a convolution (`nn.Conv2d`, `F.conv3d`, a `cudnn_convolution` frame) or
     /// code PyTorch's compiler generated (`[inductor]`, `torch/_inductor`, `torch.compile`,
-    /// `max-autotune`, a `triton_poi_…` kernel, "Triton Error [CUDA]"): the marker as written.
+    /// `max-autotune`, a `triton_poi_…` kernel, "Triton Error \[CUDA\]"): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub library_kernel: Option<String>,
     /// The failing GPU code is an op of a compiled extension a project builds itself (deformable
@@ -1104,7 +1104,7 @@ pub fn extract(
 
 /// The framework and cuDNN releases that the input's last lines name, where the error's own
 /// context named none: a pasted report often ends with the user's set-up ("I use
-/// tensorflow-gpu-1.2.0 and cudnn-5.0", https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13),
+/// tensorflow-gpu-1.2.0 and cudnn-5.0", <https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13>),
 /// which holds for every error above it. Only these versions: a GPU, a CUDA toolkit or a container
 /// named at the end of a long log may belong to another machine or step. `end` is the evidence of
 /// those last lines ([`extract`] of the scan's trailer), read once for all the errors of a log.

@@ -1,6 +1,6 @@
 //! Known reports: the corpus's real issue threads (`tests/explain_corpus/*.toml`, each with the
 //! fix the thread confirmed), kept as `data/reports.tsv` so that `explain` can say "this is the
-//! report at <url>, and this fixed it" when a pasted text is one of them.
+//! report at URL, and this fixed it" when a pasted text is one of them.
 //!
 //! Two texts are the same report when they share enough *distinctive* runs of three words: runs
 //! that occur in at most [`MAX_SHARED_BY`] corpus reports (a traceback's boilerplate, "CUDA kernel

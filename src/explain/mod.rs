@@ -4,7 +4,7 @@
 //! strings for a fast prefilter, a regex for extraction, what the message means, and candidate
 //! causes with a root-cause [`Category`], a prior weight, the fix and a public source). This
 //! module owns the table ([`signatures`], [`match_text`]), the one-pass log scanner
-//! ([`scan`]), the evidence read from the log ([`evidence`]), the ranking rules that weigh causes
+//! ([`mod@scan`]), the evidence read from the log ([`evidence`]), the ranking rules that weigh causes
 //! by the facts of a [`Report`] ([`rank`]), and rendering ([`render`]).
 //!
 //! The same table serves `cudoctor kb error …`: call [`match_text`] with the user's text (or
@@ -918,7 +918,7 @@ fn explain_errors(
 /// an arrow (`--> 293`, `❱ 293 │`), so a numbered line without the arrow in a text that has one is
 /// the code's neighbourhood, e.g. torch's `raise RuntimeError("Cannot re-initialize CUDA in forked
 /// subprocess…")` shown two lines above the `raise` that ran
-/// (https://github.com/angelolab/Nimbus-Inference/issues/12).
+/// (<https://github.com/angelolab/Nimbus-Inference/issues/12>).
 fn is_shown_source(o: &scan::Occurrence) -> bool {
     static P: OnceLock<(regex::Regex, regex::Regex)> = OnceLock::new();
     let (numbered, arrow) = P.get_or_init(|| {

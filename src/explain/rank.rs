@@ -295,8 +295,8 @@ pub fn oom_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The kernel log in the same text shows the GPU's hardware failing: memory errors (Xid 48 DBE,
 /// 63/64 row remapping, 92/94/95 contained and uncontained ECC), the GPU fallen off the bus (79),
 /// NVLink or GSP errors: a hang, a timeout or a CUDA error around them is that GPU
-/// (https://docs.nvidia.com/deploy/xid-errors/index.html; a vLLM engine hanging on an A100 whose
-/// HBM logged Xid 48/63/94: https://github.com/wtdcode/vllm-backport/issues/62). Application
+/// (<https://docs.nvidia.com/deploy/xid-errors/index.html>; a vLLM engine hanging on an A100 whose
+/// HBM logged Xid 48/63/94: <https://github.com/wtdcode/vllm-backport/issues/62>). Application
 /// faults (13, 31, 43) say nothing of the hardware by themselves.
 pub fn hardware_xid_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     const XID: [&str; 3] = ["xid-memory", "xid-fallen-off-bus", "xid-nvlink-gsp"];
@@ -377,7 +377,7 @@ pub fn free_memory_at_library_start(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// A cuDNN handle that JAX could not create: JAX preallocates 75% of the GPU and leaves the rest to
-/// libraries such as cuDNN (https://docs.jax.dev/en/latest/gpu_memory_allocation.html), so unlike
+/// libraries such as cuDNN (<https://docs.jax.dev/en/latest/gpu_memory_allocation.html>), so unlike
 /// TensorFlow's, its handle failures are more often the cuDNN install than memory (jax#15774,
 /// jax#16078, jax#22626 were fixed by installing the right cuDNN). Free-memory figures, when the log
 /// has them, decide instead.
@@ -586,7 +586,7 @@ pub fn cudnn_mismatch_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment>
 /// The same log shows the loader's own reason for a cuDNN sub-library failing to load: a library
 /// it depends on (NVRTC, libcuda.so) is missing. A bare "could not load libcudnn_cnn_infer.so.8"
 /// (a title retyping it) is then that dependency, not cuDNN
-/// (https://github.com/facefusion/facefusion-docker/issues/8).
+/// (<https://github.com/facefusion/facefusion-docker/issues/8>).
 pub fn cudnn_dependency_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     settled_elsewhere(
         input,
@@ -1036,8 +1036,8 @@ pub fn cpu_only_builds(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// The log shows the PyTorch in use is a CPU build: a `+cpu` wheel version (xFormers' "you have
 /// 2.1.2+cpu", a pip list, torch.__version__) or collect_env's "CUDA used to build PyTorch: None".
-/// Seen in https://github.com/open-mmlab/PIA/issues/30 and
-/// https://github.com/invoke-ai/InvokeAI/issues/4788.
+/// Seen in <https://github.com/open-mmlab/PIA/issues/30> and
+/// <https://github.com/invoke-ai/InvokeAI/issues/4788>.
 pub fn cpu_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::CpuOnlyBuild) {
         return vec![];
@@ -1048,8 +1048,8 @@ pub fn cpu_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// The log shows the PyTorch in use is a CUDA build (a `+cu118` version, a CUDA wheel index, a
 /// plain `pip install torch` on x86 Linux): a CPU-only build does not explain a missing GPU, and
-/// the driver does (https://github.com/pytorch/pytorch/issues/31243: torch 1.3.0 from pip on
-/// Ubuntu with driver 410; https://github.com/pytorch/pytorch/issues/85332: 1.8.1+cu102).
+/// the driver does (<https://github.com/pytorch/pytorch/issues/31243>: torch 1.3.0 from pip on
+/// Ubuntu with driver 410; <https://github.com/pytorch/pytorch/issues/85332>: 1.8.1+cu102).
 pub fn cuda_build_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     // Only where the CPU build in question is PyTorch's own: not ONNX Runtime's or JAX's package.
     let about_torch = log_frameworks(input).is_none_or(|k| k.contains(&FrameworkKind::Torch))
@@ -1212,7 +1212,7 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 /// container, `containers` decides instead (its device nodes are facts; the log's words are not).
 /// Not for a text no signature matched: there the container's words have already voted, and in
 /// Docker and Kubernetes reports they are everywhere whatever failed (a driver install that
-/// nouveau blocks, https://github.com/NVIDIA/k8s-driver-manager/issues/37), so they must not
+/// nouveau blocks, <https://github.com/NVIDIA/k8s-driver-manager/issues/37>), so they must not
 /// count twice.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some_and(|r| !host_containers(r).is_empty())
@@ -1230,8 +1230,8 @@ pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// cuDNN at all: cuDNN is not what is missing. Of the corpus's real reports of this family, none
 /// without a cuDNN name was settled by installing cuDNN; ten were a DLL off the search path or a
 /// missing dependency (Python 3.8's DLL
-/// search: https://github.com/inducer/pycuda/issues/213; CUDA DLLs:
-/// https://github.com/tensorflow/tensorflow/issues/40804) and four a broken package.
+/// search: <https://github.com/inducer/pycuda/issues/213>; CUDA DLLs:
+/// <https://github.com/tensorflow/tensorflow/issues/40804>) and four a broken package.
 pub fn dll_error_without_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !matches!(input.signature.id.as_str(), "windows-dll-missing" | "paddle-dynamic-library-not-configured")
         || input.evidence.names_cudnn
@@ -1489,9 +1489,9 @@ pub fn missing_library_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
 /// this message whose cause is known, a build for another CUDA than the installed one outnumbers a
 /// loader path that missed an installed copy about six to one (27 to 4 in
 /// `tests/explain_corpus`: TensorFlow 0.10 built for CUDA 7.5 on CUDA 8,
-/// https://github.com/tensorflow/tensorflow/issues/4664; a conda cudatoolkit 9.2 under a PyTorch
-/// for 9.0, https://github.com/pytorch/pytorch/issues/10910; against an LD_LIBRARY_PATH that
-/// missed the installed copy, https://github.com/leofansq/CPCL/issues/4). TensorFlow's own
+/// <https://github.com/tensorflow/tensorflow/issues/4664>; a conda cudatoolkit 9.2 under a PyTorch
+/// for 9.0, <https://github.com/pytorch/pytorch/issues/10910>; against an LD_LIBRARY_PATH that
+/// missed the installed copy, <https://github.com/leofansq/CPCL/issues/4>). TensorFlow's own
 /// "Could not load dynamic library" is not this: it tries every library on every start and
 /// prints them all, found or not in the places it looks (4 to 6 the other way). What the text
 /// says of the installed CUDA decides instead (`missing_library_vs_cuda_in_log`).
@@ -1522,11 +1522,11 @@ pub fn missing_toolkit_library_by_release(input: &RuleInput<'_>) -> Vec<Adjustme
 /// A missing CUDA library of a given release (libcudart.so.10.1, libcublas.so.11) on Google Colab
 /// or in a container: the runtime, like a CUDA image, comes with one CUDA release, and what asks
 /// for another was built for another CUDA (mxnet-cu101 on Colab's CUDA 11.2:
-/// https://github.com/ai-forever/ghost/issues/50; a CUDA 11 CTranslate2 after Colab moved to CUDA
-/// 12: https://github.com/Softcatala/whisper-ctranslate2/issues/74; RAPIDS cu12 wheels on Colab's
-/// CUDA 11: https://github.com/NVIDIA/cuml/issues/5300; TensorFlow 2.4 asking for libcudart.so.11.0
-/// in a CUDA 10.1 image: https://github.com/deepchem/deepchem/issues/2467; libcusolver.so.10 in a
-/// CUDA 11 image: https://github.com/iterative/cml/issues/972). cuDNN is left to the cuDNN rules,
+/// <https://github.com/ai-forever/ghost/issues/50>; a CUDA 11 CTranslate2 after Colab moved to CUDA
+/// 12: <https://github.com/Softcatala/whisper-ctranslate2/issues/74>; RAPIDS cu12 wheels on Colab's
+/// CUDA 11: <https://github.com/NVIDIA/cuml/issues/5300>; TensorFlow 2.4 asking for libcudart.so.11.0
+/// in a CUDA 10.1 image: <https://github.com/deepchem/deepchem/issues/2467>; libcusolver.so.10 in a
+/// CUDA 11 image: <https://github.com/iterative/cml/issues/972>). cuDNN is left to the cuDNN rules,
 /// and the driver's own libcuda (not a toolkit library), which the container toolkit mounts, to the
 /// container rules.
 pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -1557,8 +1557,8 @@ pub fn missing_library_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// A cuDNN library of one major missing on Colab: its runtime always comes with a cuDNN (the one of
 /// its CUDA release), so what asks for another major was built for another cuDNN
 /// (onnxruntime-gpu 1.5 wanting libcudnn.so.8 on Colab's cuDNN 7:
-/// https://github.com/microsoft/onnxruntime/issues/6379; TensorFlow against Colab's newer cuDNN:
-/// https://github.com/googlecolab/colabtools/issues/3012, /3013). Containers are left out: a CUDA
+/// <https://github.com/microsoft/onnxruntime/issues/6379>; TensorFlow against Colab's newer cuDNN:
+/// <https://github.com/googlecolab/colabtools/issues/3012>, /3013). Containers are left out: a CUDA
 /// `-runtime` image has no cuDNN at all.
 pub fn missing_cudnn_on_colab(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
@@ -1637,11 +1637,11 @@ fn torch_cudnn_major(torch: &str) -> Option<(u64, String)> {
 /// A missing cuDNN library of one major while the log names the cuDNN that is there: the user's
 /// own words ("I have installed cudnn-9.2", "libcudnn8", "cuDNN: 8.0.2"), or a PyTorch whose CUDA
 /// wheels bring a cuDNN. Another major is a version mismatch (CTranslate2 4.5 wants cuDNN 9 next to
-/// a torch with cuDNN 8: https://github.com/m-bain/whisperX/issues/901; CTranslate2 4.4 wants
-/// cuDNN 8 on a machine with 9.2: https://github.com/SYSTRAN/faster-whisper/issues/885; TensorFlow
-/// 2.3 asks for libcudnn.so.7 next to cuDNN 8: https://github.com/tensorflow/tensorflow/issues/42309);
+/// a torch with cuDNN 8: <https://github.com/m-bain/whisperX/issues/901>; CTranslate2 4.4 wants
+/// cuDNN 8 on a machine with 9.2: <https://github.com/SYSTRAN/faster-whisper/issues/885>; TensorFlow
+/// 2.3 asks for libcudnn.so.7 next to cuDNN 8: <https://github.com/tensorflow/tensorflow/issues/42309>);
 /// the same major is installed where the loader does not look (pip's nvidia/cudnn/lib next to
-/// torch 2.5: https://github.com/OpenNMT/CTranslate2/issues/1826). A user naming the cuDNN they have
+/// torch 2.5: <https://github.com/OpenNMT/CTranslate2/issues/1826>). A user naming the cuDNN they have
 /// lowers "not installed" for any cuDNN error. With a machine's facts, `missing_library` decides.
 pub fn cudnn_named_vs_missing(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() {
@@ -1690,8 +1690,8 @@ pub fn cudnn_named_vs_missing(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// (`CUDNN_STREAMS_PER_GROUP`): a grouped or depthwise convolution (group = channels) makes
 /// thousands, and cudnnCreate fails with CUDNN_STATUS_INTERNAL_ERROR even at batch size 1. The
 /// fix is the layer's engine (`engine: CAFFE`), as MobileNet-Caffe's README says
-/// (https://github.com/shicai/MobileNet-Caffe/issues/34, https://github.com/weiliu89/caffe/issues/651,
-/// https://github.com/yjxiong/caffe/issues/174). With a machine's facts, memory in use still
+/// (<https://github.com/shicai/MobileNet-Caffe/issues/34>, <https://github.com/weiliu89/caffe/issues/651>,
+/// <https://github.com/yjxiong/caffe/issues/174>). With a machine's facts, memory in use still
 /// weighs more.
 pub fn caffe_grouped_convolution(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(marker) = input.evidence.caffe_cudnn_conv.as_deref() else { return vec![] };
@@ -1711,7 +1711,7 @@ pub fn caffe_grouped_convolution(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// registers a GPU only after it has opened cuDNN (otherwise it prints "Cannot dlopen some GPU
 /// libraries … Skipping registering GPU devices" and the op runs on the CPU), so cuDNN was found
 /// and failed to initialize: another version than the build's, or no memory for it
-/// (https://github.com/apapiu/guided-diffusion-keras/issues/8, https://github.com/tensorflow/text/issues/1167).
+/// (<https://github.com/apapiu/guided-diffusion-keras/issues/8>, <https://github.com/tensorflow/text/issues/1167>).
 pub fn tf_op_ran_on_gpu(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || input.signature.id != "tf-dnn-library-not-found" {
         return vec![];
@@ -1746,10 +1746,10 @@ pub fn missing_library_present_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> 
 /// The operating-system error a failed call reported, when the log shows it. File modes refuse an
 /// open with EACCES ("Permission denied"); the devices cgroup a container runtime sets up refuses
 /// it with EPERM ("Operation not permitted",
-/// https://docs.kernel.org/admin-guide/cgroup-v1/devices.html): for an error the container can
+/// <https://docs.kernel.org/admin-guide/cgroup-v1/devices.html>): for an error the container can
 /// explain, EPERM points at the container's device rules (kubelet's static CPU manager or a
-/// systemd reload rewriting them: https://github.com/NVIDIA/nvidia-docker/issues/966,
-/// https://github.com/mattshma/bigdata/issues/150).
+/// systemd reload rewriting them: <https://github.com/NVIDIA/nvidia-docker/issues/966>,
+/// <https://github.com/mattshma/bigdata/issues/150>).
 pub fn os_error_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     match input.evidence.os_error.as_deref() {
         Some(e @ "Operation not permitted") if has(input, Category::ContainerRuntime) => vec![adj(
@@ -1815,12 +1815,12 @@ pub fn no_nvidia_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// An illegal memory access in a kernel user code does not index into: a convolution (cuDNN
 /// picks and runs the kernel: a Conv2d failing only with cuDNN 8.2,
-/// https://github.com/pytorch/pytorch/issues/75734; Conv3d only for batch 25 and up, fixed in
-/// cuDNN 7.6, https://github.com/pytorch/pytorch/issues/17930; Conv1d, a cuDNN wgrad kernel
-/// reading out of bounds, https://github.com/pytorch/pytorch/issues/127605; Conv3d in PyTorch 1.5,
-/// https://github.com/pytorch/pytorch/issues/51333) or code TorchInductor generated (max-autotune
-/// benchmarking, https://github.com/pytorch/pytorch/issues/95335; a cat kernel's autotuning,
-/// https://github.com/pytorch/pytorch/issues/127652): for a signature that lists "a bug in the
+/// <https://github.com/pytorch/pytorch/issues/75734>; Conv3d only for batch 25 and up, fixed in
+/// cuDNN 7.6, <https://github.com/pytorch/pytorch/issues/17930>; Conv1d, a cuDNN wgrad kernel
+/// reading out of bounds, <https://github.com/pytorch/pytorch/issues/127605>; Conv3d in PyTorch 1.5,
+/// <https://github.com/pytorch/pytorch/issues/51333>) or code TorchInductor generated (max-autotune
+/// benchmarking, <https://github.com/pytorch/pytorch/issues/95335>; a cat kernel's autotuning,
+/// <https://github.com/pytorch/pytorch/issues/127652>): for a signature that lists "a bug in the
 /// framework or a vendor library" (filed as `other`), that bug before the user's indices.
 pub fn library_kernel_fault(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(marker) = input.evidence.library_kernel.as_deref() else { return vec![] };
@@ -1842,8 +1842,8 @@ pub fn library_kernel_fault(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// __init__.py` in the traceback): its CUDA wheels depend on the nvidia-cudnn wheel, which pip
 /// installs beside torch, and torch finds it by a path relative to itself. Missing then means
 /// installed where torch does not look: a venv whose lib64 and lib site-packages differ (torch in
-/// one, nvidia in the other: https://github.com/pytorch/pytorch/issues/165812,
-/// https://github.com/pytorch/pytorch/issues/104259, fixed by a symlink), the nvidia wheels
+/// one, nvidia in the other: <https://github.com/pytorch/pytorch/issues/165812>,
+/// <https://github.com/pytorch/pytorch/issues/104259>, fixed by a symlink), the nvidia wheels
 /// removed or replaced by hand (ibid., fixed by reinstalling them). With a machine's facts,
 /// `missing_library` decides.
 pub fn pip_torch_import_missing_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -1879,7 +1879,7 @@ fn no_gpu_cause<'a>(input: &RuleInput<'a>) -> Option<&'a crate::explain::Cause> 
 /// The log shows WSL 1 (a `4.4.0-<build>-Microsoft` kernel): WSL 1 does not expose the Windows
 /// driver to Linux at all, so nothing installed inside it (a Linux driver, libcuda, a toolkit) can
 /// reach the GPU; the fix is to convert the distribution to WSL 2
-/// (https://github.com/microsoft/WSL/issues/5554, https://github.com/CompVis/stable-diffusion/issues/161).
+/// (<https://github.com/microsoft/WSL/issues/5554>, <https://github.com/CompVis/stable-diffusion/issues/161>).
 /// Filed as the driver not loaded, as the corpus does; the loader and container causes drop, and
 /// the WSL 2 loader-path rule stays quiet.
 pub fn wsl1_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -1902,7 +1902,7 @@ pub fn wsl1_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// The log shows a Colab notebook and CUDA is reported unavailable: a Colab runtime has a GPU only
 /// when the notebook's runtime type asks for one, and the maintainers' answer to these reports is
-/// to switch it (https://github.com/googlecolab/colabtools/issues/482, /930: "To use a GPU, you
+/// to switch it (<https://github.com/googlecolab/colabtools/issues/482>, /930: "To use a GPU, you
 /// need to switch to a GPU runtime"). Not when the log shows a CPU build of torch or a driver too
 /// old for it, which explain it on a GPU runtime too.
 pub fn notebook_without_gpu(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -1931,8 +1931,8 @@ pub fn notebook_without_gpu(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// An NCCL failure in a job that spans several machines: NCCL must talk over an interface the
 /// nodes share, and with docker bridges, VPN or virtual interfaces present it may pick one the
 /// other node cannot reach. NCCL's maintainers answer these with NCCL_SOCKET_IFNAME
-/// (https://github.com/NVIDIA/nccl/issues/697, https://github.com/NVIDIA/nccl/issues/207,
-/// https://github.com/pytorch/pytorch/issues/17349); a container's small /dev/shm is a
+/// (<https://github.com/NVIDIA/nccl/issues/697>, <https://github.com/NVIDIA/nccl/issues/207>,
+/// <https://github.com/pytorch/pytorch/issues/17349>); a container's small /dev/shm is a
 /// single-node problem.
 pub fn nccl_multi_node(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !input.signature.id.starts_with("nccl") || !has(input, Category::EnvVarMisconfig) {
@@ -1952,8 +1952,8 @@ pub fn nccl_multi_node(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// GPU memory that grows over a run until it runs out: something keeps tensors (and the autograd
 /// graphs behind them) alive between steps, the usual case in reports of a slow leak
-/// (https://github.com/microsoft/SpareNet/issues/12: losses accumulated with their graphs,
-/// https://github.com/pytorch/pytorch/issues/4932: evaluation without no_grad). The report's own
+/// (<https://github.com/microsoft/SpareNet/issues/12>: losses accumulated with their graphs,
+/// <https://github.com/pytorch/pytorch/issues/4932>: evaluation without no_grad). The report's own
 /// "out of memory" is then no evidence for a batch that is simply too large.
 pub fn memory_growth_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::Oom) || !has(input, Category::UserCodeBug) {
@@ -1970,7 +1970,7 @@ pub fn memory_growth_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// "invalid device function" in an op of an extension the project compiles itself (deformable
 /// convolution, RoIAlign, mmcv's ops): the extension was built against another CUDA or PyTorch
 /// than the one running it (the corpus's six such reports, e.g.
-/// https://github.com/zzangjinsun/NLSPN_ECCV20/issues/6 and https://github.com/MhLiao/DB/issues/31,
+/// <https://github.com/zzangjinsun/NLSPN_ECCV20/issues/6> and <https://github.com/MhLiao/DB/issues/31>,
 /// against none of its fifteen architecture reports).
 pub fn extension_op_without_function(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cuda-invalid-device-function" {
@@ -1986,8 +1986,8 @@ pub fn extension_op_without_function(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// The user says memory ran out, or that a smaller batch runs, around an error that memory
 /// pressure can cause (a cuDNN internal error, an illegal address from a failed allocation):
-/// https://github.com/pytorch/pytorch/issues/81620 (NVIDIA: cuDNN's internal error was an
-/// allocation failure), https://github.com/pytorch/pytorch/issues/21819.
+/// <https://github.com/pytorch/pytorch/issues/81620> (NVIDIA: cuDNN's internal error was an
+/// allocation failure), <https://github.com/pytorch/pytorch/issues/21819>.
 pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::Oom) || input.signature.causes.iter().all(|c| c.category == Category::Oom) {
         return vec![];
@@ -2002,8 +2002,8 @@ pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// "Operation not supported" with an allocator mode or a virtual GPU in the log: vGPU profiles and
 /// cloud VMs lack the virtual-memory (expandable segments) and stream-ordered (cudaMallocAsync)
-/// allocators (https://github.com/unslothai/unsloth/issues/1446 on an L40S-48C,
-/// https://github.com/Lightricks/ComfyUI-LTXVideo/issues/108, fixed by the native allocator).
+/// allocators (<https://github.com/unslothai/unsloth/issues/1446> on an L40S-48C,
+/// <https://github.com/Lightricks/ComfyUI-LTXVideo/issues/108>, fixed by the native allocator).
 pub fn allocator_mode_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cuda-not-supported" || !has(input, Category::EnvVarMisconfig) {
         return vec![];
@@ -2020,9 +2020,9 @@ pub fn allocator_mode_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// How the launcher says a worker ended, for an error that either memory or the program's own
 /// exception explains (torchrun's ChildFailedError): SIGKILL (exit code -9) with no traceback is
-/// the kernel's out-of-memory killer (https://github.com/hpcaitech/ColossalAI/issues/3172,
-/// https://github.com/Wan-Video/Wan2.2/issues/29); exit code 1 is a Python exception whose
-/// traceback is the real error (https://pytorch.org/docs/stable/elastic/errors.html).
+/// the kernel's out-of-memory killer (<https://github.com/hpcaitech/ColossalAI/issues/3172>,
+/// <https://github.com/Wan-Video/Wan2.2/issues/29>); exit code 1 is a Python exception whose
+/// traceback is the real error (<https://pytorch.org/docs/stable/elastic/errors.html>).
 pub fn worker_exit_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::Oom) || !has(input, Category::UserCodeBug) {
         return vec![];
@@ -2050,10 +2050,10 @@ pub fn worker_exit_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// The CUDA error under an NCCL error names which cause it is
-/// (https://github.com/NVIDIA/nccl/blob/master/src/include/checks.h prints it as "Cuda failure
+/// (<https://github.com/NVIDIA/nccl/blob/master/src/include/checks.h> prints it as "Cuda failure
 /// 'message'"): peer access refused is the platform's P2P (NCCL_P2P_DISABLE,
-/// https://github.com/QwenLM/Qwen-VL/issues/447), an allocation failure is memory
-/// (https://github.com/NVIDIA/nccl/issues/295), a missing kernel is a build for other GPUs.
+/// <https://github.com/QwenLM/Qwen-VL/issues/447>), an allocation failure is memory
+/// (<https://github.com/NVIDIA/nccl/issues/295>), a missing kernel is a build for other GPUs.
 pub fn nccl_cuda_failure_detail(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !input.signature.id.starts_with("nccl") {
         return vec![];
@@ -2078,7 +2078,7 @@ pub fn nccl_cuda_failure_detail(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// NCCL's generic results (unhandled system error, internal error, remote error) say only that
 /// some call failed; the NCCL WARN line printed before them names which, and NCCL's
 /// troubleshooting guide reads that line first
-/// (https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html). When the same
+/// (<https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html>). When the same
 /// log holds one of NCCL's specific failures (a socket connection, an InfiniBand queue pair or
 /// completion, locked memory), the generic error is that failure, and its most likely cause is
 /// the specific one's. (/dev/shm is already counted by `container_errors_elsewhere_in_log`.)
@@ -2110,7 +2110,7 @@ pub fn nccl_detail_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// NCCL's own log shows a parameter set from the environment or nccl.conf (NCCL_GRAPH_FILE,
 /// NCCL_TOPO_FILE, NCCL_SOCKET_IFNAME…): for an NCCL error that a wrong setting explains, the
 /// setting. NCCL's maintainers read these lines first
-/// (https://github.com/NVIDIA/nccl/issues/1240: an image-provided NCCL_GRAPH_FILE).
+/// (<https://github.com/NVIDIA/nccl/issues/1240>: an image-provided NCCL_GRAPH_FILE).
 pub fn nccl_env_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !input.signature.id.starts_with("nccl") || !has(input, Category::EnvVarMisconfig) {
         return vec![];
@@ -2142,9 +2142,9 @@ const MAX_SHARED_MEMORY_PER_BLOCK: u64 = 227 * 1024;
 
 /// A kernel's shared-memory request against the GPU's limit, as Triton prints them ("Required:
 /// 663808, Hardware limit: 101376"): a request no GPU can meet is the kernel's or the model's
-/// configuration (https://github.com/state-spaces/mamba/issues/387: a head dimension of 512); one
+/// configuration (<https://github.com/state-spaces/mamba/issues/387>: a head dimension of 512); one
 /// that a GPU with more shared memory meets is this GPU's size
-/// (https://github.com/FlashML-org/FreeToken/issues/246: 96 KB asked of a Turing card's 64 KB).
+/// (<https://github.com/FlashML-org/FreeToken/issues/246>: 96 KB asked of a Turing card's 64 KB).
 pub fn shared_memory_request(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::UserCodeBug) || !has(input, Category::ArchUnsupported) {
         return vec![];
@@ -2188,8 +2188,8 @@ fn tensorflow_build_cuda(version: &Version) -> Option<CudaVersion> {
 /// The log names a driver version and a CUDA version the user runs (or a TensorFlow release, whose
 /// GPU build loads the CUDA it was built for): a driver older than that CUDA needs makes a too-old
 /// driver likely for any error that one explains (Error 804 with "driver 470 … CUDA 11.7":
-/// https://github.com/PKU-YuanGroup/Video-LLaVA/issues/22; TensorFlow 1.5 on driver 384.69, fixed
-/// by 387.34: https://github.com/localminimum/QANet/issues/5). A driver older than the first
+/// <https://github.com/PKU-YuanGroup/Video-LLaVA/issues/22>; TensorFlow 1.5 on driver 384.69, fixed
+/// by 387.34: <https://github.com/localminimum/QANet/issues/5>). A driver older than the first
 /// release of that CUDA major runs none of it (minor version compatibility holds only within a
 /// major), which weighs more than a newer minor. With a machine's facts, `driver_cuda_version`
 /// decides instead.
@@ -2263,9 +2263,9 @@ fn ort_requirement_in_message(ev: &LogEvidence) -> Option<(u32, u64)> {
 /// ONNX Runtime's CUDA provider failing to load, against the onnxruntime-gpu release and the CUDA
 /// the log names: each release is built for one CUDA major and one cuDNN major (the requirements
 /// table). A CUDA of another major is the mismatch (an ORT for CUDA 11.8 next to CUDA 12.1:
-/// https://github.com/Gourieff/sd-webui-reactor/issues/310, /418); the CUDA it was built for
+/// <https://github.com/Gourieff/sd-webui-reactor/issues/310>, /418); the CUDA it was built for
 /// leaves cuDNN, most often of the wrong major (cuDNN 9 from NVIDIA's current installer where
-/// 1.16 needs 8: https://github.com/hacksider/Deep-Live-Cam/issues/948), and a cuDNN the log
+/// 1.16 needs 8: <https://github.com/hacksider/Deep-Live-Cam/issues/948>), and a cuDNN the log
 /// names of another major than the build needs says so. With a machine's facts, the installed
 /// libraries decide.
 pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -2338,7 +2338,7 @@ pub fn ort_build_vs_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// cuDNN's graph API finding no plan, against the GPU the log names: its fused attention has
 /// engines for Ampere (sm_80) and newer only ("cuDNN SDPA doesn't support Turing GPUs",
-/// https://github.com/karpathy/llm.c/issues/761), so an older GPU explains it and a newer one
+/// <https://github.com/karpathy/llm.c/issues/761>), so an older GPU explains it and a newer one
 /// makes the framework release or the cuDNN version likelier.
 pub fn cudnn_attention_arch(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cudnn-frontend-no-plan" {
@@ -2367,7 +2367,7 @@ pub fn cudnn_attention_arch(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// /usr/lib/wsl/lib, so for an error about finding the driver (a signature listing both the
 /// loader path and a missing driver) the loader path is the likely cause, most often a Linux
 /// driver package installed inside WSL that shadows it (NVIDIA's CUDA on WSL guide; the WSL
-/// reports in the corpus, e.g. https://github.com/Genesis-Embodied-AI/genesis-world/issues/114).
+/// reports in the corpus, e.g. <https://github.com/Genesis-Embodied-AI/genesis-world/issues/114>).
 pub fn wsl_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some()
         || !has(input, Category::LibraryNotFound)
@@ -2397,7 +2397,7 @@ pub fn wsl_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The log names a GPU of the newest generation (Blackwell: supported from CUDA 12.8 and cuDNN 9.7
 /// on): most of what fails on one is a build from before it, without its kernels. In the corpus,
 /// 19 of 22 reports naming an RTX 50 / B200 GPU were that (ComfyUI, A1111, vLLM, RVC, NCCL tests;
-/// https://github.com/Purfview/whisper-standalone-win/issues/542 as a cuBLAS NOT_SUPPORTED).
+/// <https://github.com/Purfview/whisper-standalone-win/issues/542> as a cuBLAS NOT_SUPPORTED).
 pub fn newest_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::ArchUnsupported) {
         return vec![];
@@ -2420,9 +2420,9 @@ pub fn newest_gpu_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// Peer access refused where the log names a serving framework's custom all-reduce: those kernels
 /// are an optional fast path over P2P, and the answer in these threads is to turn it off
-/// (SGLang's --disable-custom-all-reduce on 2x T4: https://github.com/sgl-project/sglang/issues/552,
-/// on RTX 4090s: https://github.com/sgl-project/sglang/issues/4814; TensorRT-LLM's
-/// use_custom_all_reduce: https://github.com/NVIDIA/TensorRT-LLM/issues/1034, "custom allreduce is
+/// (SGLang's --disable-custom-all-reduce on 2x T4: <https://github.com/sgl-project/sglang/issues/552>,
+/// on RTX 4090s: <https://github.com/sgl-project/sglang/issues/4814>; TensorRT-LLM's
+/// use_custom_all_reduce: <https://github.com/NVIDIA/TensorRT-LLM/issues/1034>, "custom allreduce is
 /// only supported when the peer access is supported"), not NCCL's variables, which it does not read.
 pub fn custom_allreduce_without_p2p(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cuda-peer-access-unsupported" || !has(input, Category::Other) {
@@ -2437,8 +2437,8 @@ pub fn custom_allreduce_without_p2p(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// No driver found on WSL, outside a container: WSL's GPU comes from the Windows driver, which only
-/// WSL 2 exposes (https://docs.nvidia.com/cuda/wsl-user-guide/index.html; a distro left on WSL 1:
-/// https://github.com/CompVis/stable-diffusion/issues/161). Neither a container nor a machine
+/// WSL 2 exposes (<https://docs.nvidia.com/cuda/wsl-user-guide/index.html>; a distro left on WSL 1:
+/// <https://github.com/CompVis/stable-diffusion/issues/161>). Neither a container nor a machine
 /// without an NVIDIA GPU is the likelier story there.
 pub fn wsl_without_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let ev = input.evidence;
@@ -2462,8 +2462,8 @@ pub fn wsl_without_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
 }
 
 /// cuBLAS refused a GEMM and the log shows it was a bfloat16 one: GPUs before Ampere have no bf16
-/// GEMMs (https://github.com/opendatalab/MinerU/issues/1508 on a Tesla M40,
-/// https://github.com/pytorch/pytorch/issues/57773 on a P100). A GPU named in the log with
+/// GEMMs (<https://github.com/opendatalab/MinerU/issues/1508> on a Tesla M40,
+/// <https://github.com/pytorch/pytorch/issues/57773> on a P100). A GPU named in the log with
 /// capability 8.0 or newer has them, so the rule then says nothing.
 pub fn bf16_gemm_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cublas-not-supported" {
@@ -2482,8 +2482,8 @@ pub fn bf16_gemm_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// cuBLAS refused a GEMM on an RTX 50 (Blackwell, capability 12.x): the cuBLASLt paths some
 /// libraries ask for (CTranslate2's int8 GEMMs under faster-whisper) are refused there whatever the
-/// CUDA release (https://github.com/OpenNMT/CTranslate2/issues/1865,
-/// https://github.com/Purfview/whisper-standalone-win/issues/542, /562: a float16 compute type or
+/// CUDA release (<https://github.com/OpenNMT/CTranslate2/issues/1865>,
+/// <https://github.com/Purfview/whisper-standalone-win/issues/542>, /562: a float16 compute type or
 /// a CTranslate2 with the fix worked).
 pub fn gemm_refused_on_blackwell(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cublas-not-supported" {
@@ -2501,8 +2501,8 @@ pub fn gemm_refused_on_blackwell(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The missing module is one PyTorch builds at first use under its extensions cache
 /// (~/.cache/torch_extensions: DeepSpeed's fused_adam and cpu_adam, a project's `load()` kernels):
 /// it is absent because its build failed earlier in the log, not because a library is off the
-/// search path (https://github.com/deepspeedai/DeepSpeed/issues/5723,
-/// https://github.com/QwenLM/Qwen-VL/issues/188, https://github.com/liucongg/ChatGLM-Finetuning/issues/91).
+/// search path (<https://github.com/deepspeedai/DeepSpeed/issues/5723>,
+/// <https://github.com/QwenLM/Qwen-VL/issues/188>, <https://github.com/liucongg/ChatGLM-Finetuning/issues/91>).
 pub fn jit_extension_not_built(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(module) = input.evidence.jit_extension.as_deref() else { return vec![] };
     if !has(input, Category::Other) {
@@ -2517,7 +2517,7 @@ pub fn jit_extension_not_built(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// The user says the system or the driver was just upgraded, for an error that a driver upgrade
 /// without a reboot causes (the new libcuda runs against the old kernel module): the CUDA
-/// maintainers' first answer in such threads (https://github.com/diku-dk/futhark/issues/1117,
+/// maintainers' first answer in such threads (<https://github.com/diku-dk/futhark/issues/1117>,
 /// cuInit failing with 999 after Ubuntu's automatic upgrades; fixed by rebooting).
 pub fn upgrade_without_reboot(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::DriverLibraryMismatch) {
@@ -2537,7 +2537,7 @@ pub fn upgrade_without_reboot(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// compute mode: an nvidia-smi table showing `E. Process` makes it likely; native Windows makes it
 /// unlikely (exclusive modes need TCC, GeForce and WDDM GPUs stay in Default), where the error
 /// mostly follows a broken driver install
-/// (https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/2986).
+/// (<https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/2986>).
 pub fn compute_mode_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() {
         return vec![];
@@ -2624,7 +2624,7 @@ pub fn missing_dll_not_cudnn(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// Windows failing to load a DLL while the log is about a PyTorch extension the user built, and no
 /// CUDA/cuDNN DLL is named: the extension's dependencies live in torch\lib and are found only once
-/// torch is imported (https://github.com/pytorch/pytorch/issues/26800).
+/// torch is imported (<https://github.com/pytorch/pytorch/issues/26800>).
 pub fn extension_dll_before_torch(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::UserCodeBug) || !has(input, Category::CudnnMissing) {
         return vec![];
@@ -2650,8 +2650,8 @@ pub fn extension_dll_before_torch(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// bitsandbytes before 0.43.0 shipped Linux binaries only: on Windows its CUDA setup finds nothing
 /// it can load and falls back to `libbitsandbytes_cpu.so` (or fails passing a `WindowsPath` to
 /// ctypes). The fix is a build with Windows CUDA DLLs, not another CUDA runtime
-/// (https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1104,
-/// https://github.com/bmaltais/kohya_ss/issues/1000).
+/// (<https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1104>,
+/// <https://github.com/bmaltais/kohya_ss/issues/1000>).
 pub fn bitsandbytes_on_windows(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "bitsandbytes-cuda-setup" || !has(input, Category::CpuOnlyBuild) {
         return vec![];
@@ -2741,8 +2741,8 @@ pub fn unversioned_library_name(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// tested builds (data/frameworks.toml, per platform): before CUDA 11 a TensorFlow build loads only
 /// its own CUDA minor (libcudart.so.10.1), from 11 on any toolkit of its major. A CUDA the build
 /// cannot use makes the runtime mismatch likely for any error it explains (TensorFlow 2.1 with
-/// CUDA 10.2 sees only the CPU: https://github.com/tensorflow/tensorflow/issues/38090;
-/// tensorflow-gpu 1.13 with CUDA 9.0: https://github.com/tensorflow/tensorflow/issues/26209), and
+/// CUDA 10.2 sees only the CPU: <https://github.com/tensorflow/tensorflow/issues/38090>;
+/// tensorflow-gpu 1.13 with CUDA 9.0: <https://github.com/tensorflow/tensorflow/issues/26209>), and
 /// a release that has a GPU build for the platform makes a CPU-only build unlikely.
 pub fn tf_build_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     use crate::kb::tables::Platform;
@@ -2807,9 +2807,9 @@ pub fn tf_build_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// runtime older than its build's ("Loaded runtime CuDNN library: 5005 … but source was compiled
 /// with 5110"). When no cuDNN the log names is of that major and at least that release, the
 /// cuDNN is the misfit (tensorflow-gpu 1.2 with cuDNN 5.0:
-/// https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13; TensorFlow 2.3 with cuDNN 7:
-/// https://github.com/tensorflow/tensorflow/issues/42309; TensorFlow 1.13 with cuDNN 7.1 where 7.4
-/// is needed: https://github.com/tensorflow/tensorflow/issues/26209).
+/// <https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13>; TensorFlow 2.3 with cuDNN 7:
+/// <https://github.com/tensorflow/tensorflow/issues/42309>; TensorFlow 1.13 with cuDNN 7.1 where 7.4
+/// is needed: <https://github.com/tensorflow/tensorflow/issues/26209>).
 pub fn tf_build_vs_cudnn_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     use crate::kb::tables::Platform;
     if input.report.is_some() || !has(input, Category::CudnnVersionMismatch) {
@@ -2849,8 +2849,8 @@ pub fn tf_build_vs_cudnn_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// XLA's "You are using ptxas 8.x" with a newer CUDA named in the log: the newer toolkit is
 /// installed, XLA just found an old one's ptxas first (it looks under its build's CUDA root and
-/// /usr/local/cuda before PATH: https://github.com/tensorflow/tensorflow/issues/33375,
-/// https://github.com/tensorflow/tensorflow/issues/39716).
+/// /usr/local/cuda before PATH: <https://github.com/tensorflow/tensorflow/issues/33375>,
+/// <https://github.com/tensorflow/tensorflow/issues/39716>).
 pub fn ptxas_older_than_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || input.signature.id != "xla-ptxas-outdated" {
         return vec![];
@@ -2877,7 +2877,7 @@ pub fn ptxas_older_than_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// "No kernel image" from JAX/XLA with a driver older than the CUDA the log names: XLA compiles its
 /// kernels at run time for the GPU it runs on, with the installed CUDA's ptxas, so a kernel missing
 /// there is most often code the older driver cannot load, not a GPU the build left out (driver 470
-/// with CUDA 11.6/11.7: https://github.com/jax-ml/jax/issues/5723, /11967, where a CUDA matching
+/// with CUDA 11.6/11.7: <https://github.com/jax-ml/jax/issues/5723>, /11967, where a CUDA matching
 /// the driver or a newer driver fixed it). `driver_vs_cuda_in_log` weighs the versions themselves.
 pub fn xla_kernel_image_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || input.signature.id != "cuda-no-kernel-image" {
@@ -2908,7 +2908,7 @@ pub fn xla_kernel_image_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// JAX's CUDA plugin failing to initialize says why at the end of its traceback: when the same log
 /// shows a CUDA library check failing (`Unable to load cuSPARSE`, an outdated cuDNN or CUDA
 /// library), that check is the reason, not a plugin of another version than jaxlib
-/// (https://github.com/google-deepmind/mujoco_playground/issues/137).
+/// (<https://github.com/google-deepmind/mujoco_playground/issues/137>).
 pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "jax-plugin-init-failed" {
         return vec![];
@@ -2937,8 +2937,8 @@ pub fn jax_plugin_failure_reason(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The log shows the CUDA toolkit's stub libcuda being loaded (`…/lib64/stubs/libcuda.so` in the
 /// loader's words) or its directory on LD_LIBRARY_PATH: the stub exists only to link against and
 /// implements nothing, so whatever the call, the driver's own libcuda was not the one found
-/// (https://github.com/numba/numba/issues/8985, https://github.com/pytorch/tensorpipe/issues/294,
-/// https://github.com/NVIDIA/warp/issues/219, https://github.com/xmake-io/xmake/issues/4686).
+/// (<https://github.com/numba/numba/issues/8985>, <https://github.com/pytorch/tensorpipe/issues/294>,
+/// <https://github.com/NVIDIA/warp/issues/219>, <https://github.com/xmake-io/xmake/issues/4686>).
 pub fn stub_libcuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(stub) = input.evidence.stub_libcuda.as_deref() else { return vec![] };
     if !has(input, Category::LibraryNotFound) {
@@ -2954,9 +2954,9 @@ pub fn stub_libcuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// CUDA's initialisation error (cuInit returning 3) where the log names a 570-series or newer
 /// driver and shows no fork or worker processes: the known cause there is a driver bug, the
 /// nvidia_uvm module's HMM support on some kernels, fixed by `uvm_disable_hmm=1`
-/// (https://github.com/NVIDIA/open-gpu-kernel-modules/issues/947, /797, /901;
-/// https://github.com/ollama/ollama/issues/11593). A fork before it is the program's doing; a
-/// suspend or resume the user mentions is the nvidia_uvm module (https://github.com/ollama/ollama/issues/2227).
+/// (<https://github.com/NVIDIA/open-gpu-kernel-modules/issues/947>, /797, /901;
+/// <https://github.com/ollama/ollama/issues/11593>). A fork before it is the program's doing; a
+/// suspend or resume the user mentions is the nvidia_uvm module (<https://github.com/ollama/ollama/issues/2227>).
 pub fn init_failure_with_hmm_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cuda-initialization-error" || !has(input, Category::Other) {
         return vec![];
@@ -2986,7 +2986,7 @@ pub fn init_failure_with_hmm_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// CUDA's initialisation error reported by a service's GPU probe (Ollama's "cudart init failure:
 /// 3", "cuda driver library init failure: 3"): the probe runs cuInit first thing in its own
 /// process, so no fork came before it; a kernel module that is not usable (nvidia_uvm after a
-/// suspend or resume) is the usual cause (https://github.com/ollama/ollama/issues/5453, fixed by
+/// suspend or resume) is the usual cause (<https://github.com/ollama/ollama/issues/5453>, fixed by
 /// reloading nvidia_uvm; /2227).
 pub fn init_failure_in_a_library_probe(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cuda-initialization-error" {
@@ -3005,9 +3005,9 @@ pub fn init_failure_in_a_library_probe(input: &RuleInput<'_>) -> Vec<Adjustment>
 /// cuda_utils`, `import selective_scan_cuda`, `from core.nn import _C`): that module's compiled
 /// code was built for that CUDA major, and the environment (its PyTorch's nvidia-* wheels, the
 /// toolkit) has another (vLLM 0.2.2 wheels for CUDA 12 beside a CUDA 11 torch:
-/// https://github.com/vllm-project/vllm/issues/1718; mamba_ssm for CUDA 11 with torch cu121:
-/// https://github.com/NVlabs/MambaVision/issues/12; an extension built under CUDA 9 run with 10:
-/// https://github.com/Tramac/awesome-semantic-segmentation-pytorch/issues/99). A path the log
+/// <https://github.com/vllm-project/vllm/issues/1718>; mamba_ssm for CUDA 11 with torch cu121:
+/// <https://github.com/NVlabs/MambaVision/issues/12>; an extension built under CUDA 9 run with 10:
+/// <https://github.com/Tramac/awesome-semantic-segmentation-pytorch/issues/99>). A path the log
 /// shows the library at is left to `missing_library_present_in_log`; cuDNN to its own rules.
 pub fn missing_library_on_import(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::CudaRuntimeMismatch) {
@@ -3034,8 +3034,8 @@ pub fn missing_library_on_import(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The user describes the card pushed or the machine failing (an overclock or undervolt, the power
 /// supply, a mining rig, the OS crashing) around a kernel fault that unstable hardware also causes:
 /// miners' illegal memory accesses are overclocks and power in their maintainers' experience
-/// (https://github.com/ethereum-mining/ethminer/issues/285, https://github.com/nicehash/excavator/issues/18,
-/// https://github.com/miniZ-miner/miniZ/issues/1: a failing PSU; https://github.com/h2oai/h2ogpt/issues/490:
+/// (<https://github.com/ethereum-mining/ethminer/issues/285>, <https://github.com/nicehash/excavator/issues/18>,
+/// <https://github.com/miniZ-miner/miniZ/issues/1>: a failing PSU; <https://github.com/h2oai/h2ogpt/issues/490>:
 /// an undervolt).
 pub fn hardware_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::HardwareFault) || input.signature.causes.len() < 2 {
@@ -3048,7 +3048,7 @@ pub fn hardware_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The text shows the kernel driver kept from loading (Secure Boot, a rejected module key) or
 /// unreachable ("couldn't communicate with the NVIDIA driver"), whatever program then failed:
 /// 14 of the 17 corpus reports with these words were settled by getting the module loaded
-/// (https://github.com/NVIDIA/gpu-driver-container/issues/44, https://github.com/Start9Labs/start-os/issues/3702),
+/// (<https://github.com/NVIDIA/gpu-driver-container/issues/44>, <https://github.com/Start9Labs/start-os/issues/3702>),
 /// and all 4 naming nouveau; the other three were containers and a WSL regression. In a container
 /// an unreachable driver is the runtime's to pass through, so there only what happens on the host
 /// (Secure Boot, nouveau) counts.
@@ -3068,7 +3068,7 @@ pub fn driver_blocked_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// The user says the failure came after a suspend, hibernation or resume: the nvidia_uvm module
 /// (and on laptops the discrete GPU itself) is often unusable until reloaded or the machine is
-/// restarted (https://github.com/ollama/ollama/issues/2227, https://github.com/seerge/g-helper/issues/2254).
+/// restarted (<https://github.com/ollama/ollama/issues/2227>, <https://github.com/seerge/g-helper/issues/2254>).
 /// CUDA's initialisation error has its own rule ([`init_failure_with_hmm_driver`]).
 pub fn suspend_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id == "cuda-initialization-error" || !has(input, Category::DriverNotLoaded) {
@@ -3085,9 +3085,9 @@ pub fn suspend_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// An invalid device ordinal in a job that spans several machines: each process must pick its GPU
 /// by its rank on its own node, which the launcher or the training library computes; in the
 /// corpus those threads were that library taking the global rank (PyTorch Lightning under SLURM:
-/// https://github.com/Lightning-AI/pytorch-lightning/issues/7027; TRL and llama-cookbook on two
-/// nodes: https://github.com/huggingface/trl/issues/515,
-/// https://github.com/meta-llama/llama-cookbook/issues/90), fixed in a later release.
+/// <https://github.com/Lightning-AI/pytorch-lightning/issues/7027>; TRL and llama-cookbook on two
+/// nodes: <https://github.com/huggingface/trl/issues/515>,
+/// <https://github.com/meta-llama/llama-cookbook/issues/90>), fixed in a later release.
 pub fn device_ordinal_on_several_nodes(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cuda-invalid-device-ordinal" || !has(input, Category::Other) {
         return vec![];
@@ -3147,9 +3147,9 @@ pub fn tensors_on_two_gpus(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// PyTorch's own "cuDNN error: CUDNN_STATUS_NOT_INITIALIZED": its CUDA wheels bring their own
 /// cuDNN, so the threads are fixed by installing the PyTorch build for the CUDA at hand
-/// (https://github.com/Turoad/CLRNet/issues/24: torch 1.8.0+cu111, https://github.com/haotian-liu/LLaVA/issues/458:
-/// nvcc and torch.version.cuda made to agree, https://github.com/xincoder/GRIP/issues/23: a torch
-/// upgrade, https://github.com/selimsef/dfdc_deepfake_challenge/issues/22: "pytorch for the same cuda
+/// (<https://github.com/Turoad/CLRNet/issues/24>: torch 1.8.0+cu111, <https://github.com/haotian-liu/LLaVA/issues/458>:
+/// nvcc and torch.version.cuda made to agree, <https://github.com/xincoder/GRIP/issues/23>: a torch
+/// upgrade, <https://github.com/selimsef/dfdc_deepfake_challenge/issues/22>: "pytorch for the same cuda
 /// version") more often than by freeing memory. TensorFlow's and JAX's handle failures are other
 /// signatures.
 pub fn pytorch_cudnn_not_initialized(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -3168,9 +3168,9 @@ pub fn pytorch_cudnn_not_initialized(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// PyTorch releases whose own wheels fail to set cuDNN up: (release, a wheel tag that works, what
 /// was wrong). 1.8.0's CUDA 10.2 wheels, the default from pip, raised CUDNN_STATUS_NOT_INITIALIZED
-/// on Turing and newer GPUs; 1.8.1 fixed it (https://github.com/pytorch/pytorch/issues/53336,
-/// https://github.com/pytorch/pytorch/issues/53720, https://github.com/pytorch/pytorch/issues/53896,
-/// https://github.com/werner-duvaud/muzero-general/issues/139), and the cu111 build never had it.
+/// on Turing and newer GPUs; 1.8.1 fixed it (<https://github.com/pytorch/pytorch/issues/53336>,
+/// <https://github.com/pytorch/pytorch/issues/53720>, <https://github.com/pytorch/pytorch/issues/53896>,
+/// <https://github.com/werner-duvaud/muzero-general/issues/139>), and the cu111 build never had it.
 const TORCH_CUDNN_BUGS: &[(&str, &str, &str)] = &[(
     "1.8.0",
     "cu111",
@@ -3234,9 +3234,9 @@ pub fn toolkit_newer_than_the_code(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// Paddle's CUDNN_STATUS_BAD_PARAM: Paddle (1.x, and 2.x on Linux) loads the system's cuDNN and
 /// its GPU builds are compiled against one cuDNN release (1.x "post107" wheels: 7.6), so an older
 /// cuDNN on the machine gets arguments it reads otherwise. The threads were fixed by the cuDNN
-/// the build wants (https://github.com/PaddlePaddle/models/issues/4145 and
-/// https://github.com/PaddlePaddle/Paddle/issues/34166: 7.4 -> 7.6;
-/// https://github.com/PaddlePaddle/Paddle/issues/26250: 7.3 loaded instead of 7.6).
+/// the build wants (<https://github.com/PaddlePaddle/models/issues/4145> and
+/// <https://github.com/PaddlePaddle/Paddle/issues/34166>: 7.4 -> 7.6;
+/// <https://github.com/PaddlePaddle/Paddle/issues/26250>: 7.3 loaded instead of 7.6).
 pub fn paddle_cudnn_bad_param(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cudnn-bad-param" || !has(input, Category::CudnnVersionMismatch) {
         return vec![];
@@ -3308,7 +3308,7 @@ pub fn allocator_option_of_newer_torch(input: &RuleInput<'_>) -> Vec<Adjustment>
 /// table (a token id beyond the vocabulary, a feature value beyond the embedding size) makes the
 /// lookup's kernel fail, and the first cuBLAS call after it reports the broken context as
 /// CUBLAS_STATUS_NOT_INITIALIZED or EXECUTION_FAILED
-/// (https://github.com/huggingface/transformers/issues/6263, https://github.com/shenweichen/DeepCTR-Torch/issues/135:
+/// (<https://github.com/huggingface/transformers/issues/6263>, <https://github.com/shenweichen/DeepCTR-Torch/issues/135>:
 /// running on the CPU shows the IndexError).
 pub fn cublas_failure_after_embedding(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !input.signature.id.starts_with("cublas-") || !has(input, Category::UserCodeBug) {
@@ -3326,8 +3326,8 @@ pub fn cublas_failure_after_embedding(input: &RuleInput<'_>) -> Vec<Adjustment> 
 
 /// A cuDNN internal or execution failure in PyTorch's recurrent layer: the RNN kernels take the
 /// program's inputs as they are, and the threads were the program's (an embedding index out of
-/// range, https://github.com/pytorch/pytorch/issues/4675; an input left on the CPU,
-/// https://github.com/pytorch/pytorch/issues/6306).
+/// range, <https://github.com/pytorch/pytorch/issues/4675>; an input left on the CPU,
+/// <https://github.com/pytorch/pytorch/issues/6306>).
 pub fn cudnn_rnn_failure(input: &RuleInput<'_>) -> Vec<Adjustment> {
     const IDS: [&str; 3] = ["cudnn-internal-error", "cudnn-execution-failed", "cudnn-bad-param"];
     if !IDS.contains(&input.signature.id.as_str()) || !has(input, Category::UserCodeBug) {
@@ -3344,9 +3344,9 @@ pub fn cudnn_rnn_failure(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// Out of memory while `torch.load` restores a checkpoint: without `map_location` every tensor
 /// goes back to the GPU it was saved from, whatever device the program runs on, so a full (or
 /// another) GPU fails before the model exists; the fix is in the loading code
-/// (`map_location="cpu"` or the run's device): https://github.com/jadore801120/attention-is-all-you-need-pytorch/issues/95,
-/// https://github.com/nkolot/SPIN/issues/76, https://github.com/HorizonRobotics/alf/pull/1532,
-/// https://github.com/open-mmlab/mmaction2/pull/2254.
+/// (`map_location="cpu"` or the run's device): <https://github.com/jadore801120/attention-is-all-you-need-pytorch/issues/95>,
+/// <https://github.com/nkolot/SPIN/issues/76>, <https://github.com/HorizonRobotics/alf/pull/1532>,
+/// <https://github.com/open-mmlab/mmaction2/pull/2254>.
 pub fn oom_while_restoring_checkpoint(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::Oom) || !has(input, Category::UserCodeBug) {
         return vec![];
@@ -3369,8 +3369,8 @@ pub fn oom_while_restoring_checkpoint(input: &RuleInput<'_>) -> Vec<Adjustment> 
 /// compatibility every CUDA 12 runtime works on such a driver, so the message rarely means an old
 /// driver there. The CUDA runtime also returns it when it finds no libcuda at all, which is how a
 /// container started without GPU access fails (driver 565.77 on the host, faster-whisper in an
-/// Unraid container without the NVIDIA runtime: https://github.com/SYSTRAN/faster-whisper/issues/1229;
-/// https://docs.nvidia.com/deploy/cuda-compatibility/#minor-version-compatibility). With a CUDA
+/// Unraid container without the NVIDIA runtime: <https://github.com/SYSTRAN/faster-whisper/issues/1229>;
+/// <https://docs.nvidia.com/deploy/cuda-compatibility/#minor-version-compatibility>). With a CUDA
 /// version in the log, `driver_vs_cuda_in_log` compares the two instead.
 pub fn insufficient_driver_on_a_cuda12_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some()

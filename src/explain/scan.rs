@@ -82,7 +82,7 @@ pub struct ScanResult {
     pub bytes: u64,
     /// The end of the input, when no signature matched anywhere in it.
     pub unmatched: Option<Unmatched>,
-    /// The input's last lines (at most [`CONTEXT_BEFORE`], cleaned), newline-separated: where a
+    /// The input's last lines (at most `CONTEXT_BEFORE`, cleaned), newline-separated: where a
     /// pasted report ends with the user's set-up ("I use tensorflow-gpu 1.2.0 and cudnn 5.0"),
     /// which is about every error above it.
     pub trailer: String,
@@ -94,7 +94,7 @@ pub struct ScanResult {
 /// The last part of an input in which no known error was found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Unmatched {
-    /// The last lines of the input (at most [`RECENT_KEEP`] bytes, whole lines, cleaned).
+    /// The last lines of the input (at most `RECENT_KEEP` bytes, whole lines, cleaned).
     pub text: String,
     /// 1-based line number of its first line.
     pub first_line: u64,

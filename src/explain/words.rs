@@ -54,7 +54,7 @@ pub fn words(text: &str) -> BTreeSet<String> {
 /// and the words of its first line again, marked `t:` (a pasted report's title says what the
 /// thread is about: `t:install` is not `install` in a traceback's path). A pair says more than
 /// its two words apart: "not compiled" and "compiled … not" are different reports. And the
-/// [`cjk_pairs`] of the text, which has no spaces where it is Chinese, Japanese or Korean.
+/// `cjk_pairs` of the text, which has no spaces where it is Chinese, Japanese or Korean.
 pub fn features(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let title = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
@@ -168,7 +168,7 @@ impl WordModel {
 
     /// The model without one of the reports it was trained on, exactly as if trained without it
     /// (for leave-one-out measurement: a report must not vote for itself). A word left in fewer
-    /// than [`MIN_REPORTS`] reports leaves the vocabulary.
+    /// than `MIN_REPORTS` reports leaves the vocabulary.
     pub fn without(&self, text: &str, category: Category) -> WordModel {
         let mut m = self.clone();
         let c = index(category);
