@@ -307,6 +307,11 @@ pub struct LogEvidence {
     /// The text around the error names cuDNN at all (any case: "cudnn64_8.dll", "cuDNN 8.9").
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub names_cudnn: bool,
+    /// The text around the error names a container at all, in any words (Docker, Kubernetes, a
+    /// pod, Podman, Singularity/Apptainer, enroot, containerd, an `nvidia/cuda` image): looser
+    /// than `container_in_log`, which needs the program shown running in one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub names_container: bool,
     /// Other values the signature's regex captured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, String)>,
@@ -359,6 +364,7 @@ struct Patterns {
     linux: Regex,
     not_x86_linux: Regex,
     container: Regex,
+    container_word: Regex,
     wsl: Regex,
     wsl1: Regex,
     windows: Regex,
@@ -474,6 +480,12 @@ fn patterns() -> &'static Patterns {
             // v1's progress lines ("Creating vqgan-clip-docker_generate_run ... done").
             container: re(
                 r"(?m)(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)|(?i:\bdocker) ?(?:运行|中|里|容器|内)|(?i:\b(?:in|inside|within) (?:a|my) docker\b)|:[\w.-]*-(?:devel|runtime|base)-(?:ubuntu|centos|rockylinux|ubi)[\d.]+\b|^(?:Creating|Recreating|Starting) [\w.-]+ \.\.\. done\b",
+            ),
+            // Any word for a container, for a text alone: a report that names none was, in the
+            // corpus, never fixed in the container (the bare `libcuda.so.1: cannot open` of a
+            // desktop install: 11 without such a word, none fixed there; 15 with, 7 of them).
+            container_word: re(
+                r"(?i)\b(?:docker\w*|containers?|containeri[sz]ed|containerd|kubernetes|k8s|kubectl|kubelet|pods?|podman|singularity|apptainer|enroot|pyxis|nvidia-ctk|cri-o|helm)\b|\bnvidia/cuda:|容器",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
             // WSL 1 runs on a translation layer that reports a 4.4.0-<Windows build>-Microsoft
@@ -910,6 +922,7 @@ pub fn extract(
     }
     ev.names_cudnn = memchr::memmem::find(context.to_ascii_lowercase().as_bytes(), b"cudnn").is_some();
     ev.container_in_log = found(&p.container);
+    ev.names_container = ev.container_in_log.is_some() || p.container_word.is_match(context);
     ev.wsl_in_log = found(&p.wsl);
     ev.wsl1_in_log = found(&p.wsl1).map(|m| m.trim_end_matches(|c: char| !c.is_alphanumeric()).to_string());
     ev.windows_in_log = found(&p.windows);
@@ -1125,6 +1138,7 @@ pub fn add_setup_from_trailer(ev: &mut LogEvidence, end: &LogEvidence) {
     if ev.written_report.is_none() {
         ev.written_report = end.written_report.clone();
     }
+    ev.names_container |= end.names_container;
     // What the user says of the run as a whole ("memory leak during training") holds for the
     // memory error that ends it.
     if ev.memory_growth.is_none() {

@@ -88,6 +88,7 @@ pub const RULES: &[Rule] = &[
     containers,
     container_errors_elsewhere_in_log,
     container_in_log,
+    no_container_in_text,
     dll_error_without_cudnn,
     missing_library,
     missing_library_vs_cuda_in_log,
@@ -1224,6 +1225,26 @@ pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(hint) = input.evidence.container_in_log.as_deref() else { return vec![] };
     vec![adj(Category::ContainerRuntime, 4.0, format!("the log shows a container (\"{hint}\")"))]
+}
+
+/// The driver's libcuda (or libnvidia-ml) not found, ranked on the text alone (`--no-check`; with a
+/// report, `containers` weighs the machine), in a text that names no container at all, in any
+/// words: the container is the least likely place it was fixed. In the corpus, the reports of
+/// this signature that name none (11) were never fixed in the container (a desktop install
+/// without the driver's CUDA library, WSL 1, the toolkit's stub), against 7 of the 15 that do; the
+/// signature's prior, written for logs from images, put it first. Only this signature: the words
+/// are read around the error and in the text's last lines, and NCCL's reports of a container's
+/// shared memory name Docker elsewhere in the text (four such were lost when every signature
+/// with a container cause had the rule).
+pub fn no_container_in_text(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some()
+        || input.signature.id != "loader-libcuda-missing"
+        || input.evidence.names_container
+        || !has(input, Category::ContainerRuntime)
+    {
+        return vec![];
+    }
+    vec![adj(Category::ContainerRuntime, 0.5, "the text names no container")]
 }
 
 /// A Windows DLL (or a library Paddle's loader names) that failed to load, in a text that names no
@@ -3830,6 +3851,30 @@ mod tests {
     /// The categories of the first error's causes, best first.
     fn causes(text: &str) -> Vec<Category> {
         first(text).causes.iter().map(|c| c.category).collect()
+    }
+
+    #[test]
+    fn a_missing_libcuda_is_the_containers_only_where_the_text_names_one() {
+        // Fedora's driver package without its CUDA library: nothing says container.
+        let desktop = "./excavator: error while loading shared libraries: libcuda.so.1: cannot open \
+                       shared object file: No such file or directory\nI have installed the latest \
+                       NVIDIA 460.39 driver on Fedora 32.\n";
+        let ranked = causes(desktop);
+        assert_ne!(ranked[0], Category::ContainerRuntime, "{ranked:?}");
+        let e = first(desktop);
+        let container = e.causes.iter().find(|c| c.category == Category::ContainerRuntime).unwrap();
+        assert!(
+            container.against.iter().any(|f| f.contains("names no container")),
+            "{:?}",
+            container.against
+        );
+        // The same error in a pod, or in an image, keeps the container first.
+        for text in [
+            "libcuda.so.1: cannot open shared object file: No such file or directory\nin my k8s pod\n",
+            "ImportError: libcuda.so.1: cannot open shared object file (inside the docker container)\n",
+        ] {
+            assert_eq!(causes(text)[0], Category::ContainerRuntime, "{text}");
+        }
     }
 
     #[test]
