@@ -1115,6 +1115,12 @@ pub fn extract(
     ev
 }
 
+/// Whether a text names a container in any words (what [`LogEvidence::names_container`] reads).
+pub fn names_container(text: &str) -> bool {
+    let p = patterns();
+    p.container_word.is_match(text) || p.container.is_match(text)
+}
+
 /// The framework and cuDNN releases that the input's last lines name, where the error's own
 /// context named none: a pasted report often ends with the user's set-up ("I use
 /// tensorflow-gpu-1.2.0 and cudnn-5.0", <https://github.com/GuangmingZhu/AttentionConvLSTM/issues/13>),

@@ -863,7 +863,9 @@ fn explain_errors(
     let seen: BTreeSet<&str> =
         result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
     // What the input's last lines say of the set-up, read once for every error.
-    let setup = evidence::extract(&result.trailer, "", &[], None, t);
+    let mut setup = evidence::extract(&result.trailer, "", &[], None, t);
+    // A pasted report names its container anywhere: in its title, in the command it ran.
+    setup.names_container |= result.whole.as_deref().is_some_and(evidence::names_container);
     let mut out: Vec<Explanation> = result
         .occurrences
         .iter()

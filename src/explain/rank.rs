@@ -1232,10 +1232,11 @@ pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// words: the container is the least likely place it was fixed. In the corpus, the reports of
 /// this signature that name none (11) were never fixed in the container (a desktop install
 /// without the driver's CUDA library, WSL 1, the toolkit's stub), against 7 of the 15 that do; the
-/// signature's prior, written for logs from images, put it first. Only this signature: the words
-/// are read around the error and in the text's last lines, and NCCL's reports of a container's
-/// shared memory name Docker elsewhere in the text (four such were lost when every signature
-/// with a container cause had the rule).
+/// signature's prior, written for logs from images, put it first. The words are read around the
+/// error, in the text's last lines and anywhere in a pasted report (a Singularity report names
+/// it in its title only). Only this signature: in a long log the words are read near the error
+/// only, and NCCL's reports of a container's shared memory name Docker elsewhere (four such were
+/// lost when every signature with a container cause had the rule).
 pub fn no_container_in_text(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some()
         || input.signature.id != "loader-libcuda-missing"
@@ -3868,7 +3869,14 @@ mod tests {
             "{:?}",
             container.against
         );
-        // The same error in a pod, or in an image, keeps the container first.
+        // The same error in a pod, or in an image, keeps the container first; in a pasted report
+        // the container may be named anywhere, far above the error (in its title).
+        let filler = "setting up the environment\n".repeat(30);
+        let titled = format!(
+            "GPU support stopped working with Singularity 3.4.2\n{filler}./test: error while loading \
+             shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+        );
+        assert_eq!(causes(&titled)[0], Category::ContainerRuntime);
         for text in [
             "libcuda.so.1: cannot open shared object file: No such file or directory\nin my k8s pod\n",
             "ImportError: libcuda.so.1: cannot open shared object file (inside the docker container)\n",
