@@ -307,9 +307,11 @@ pub struct LogEvidence {
     /// The text around the error names cuDNN at all (any case: "cudnn64_8.dll", "cuDNN 8.9").
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub names_cudnn: bool,
-    /// The text around the error names a container at all, in any words (Docker, Kubernetes, a
-    /// pod, Podman, Singularity/Apptainer, enroot, containerd, an `nvidia/cuda` image): looser
-    /// than `container_in_log`, which needs the program shown running in one.
+    /// The text around the error, the input's last lines or a pasted report anywhere (see
+    /// `add_setup_from_trailer` and [`names_container`]) names a container at all, in any words
+    /// (Docker, Kubernetes, a pod, Podman, Singularity/Apptainer, enroot, containerd, an
+    /// `nvidia/cuda` image): looser than `container_in_log`, which needs the program shown running
+    /// in one.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub names_container: bool,
     /// Other values the signature's regex captured.
