@@ -148,6 +148,7 @@ pub const RULES: &[Rule] = &[
     suspend_in_log,
     device_ordinal_on_several_nodes,
     tensors_on_two_gpus,
+    library_left_a_tensor_behind,
     who_forked,
     pytorch_cudnn_not_initialized,
     torch_release_cudnn_bug,
@@ -3167,6 +3168,29 @@ pub fn tensors_on_two_gpus(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// A GPU and the CPU in the "Expected all tensors to be on the same device" form (or PyTorch
+/// 1.4's "Expected object of backend"): in issue threads the tensor left behind was the library's
+/// own (a mask, an index or a buffer it builds), fixed in its release; only a traceback that ends
+/// in the program's own file, through no installed package, keeps the program first. The "Input
+/// type … and weight type" form stays the program's (see the signature's sources).
+pub fn library_left_a_tensor_behind(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "torch-tensor-device-mismatch" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let ev = input.evidence;
+    if ev.group("all_tensors").is_none() && ev.group("backend").is_none() {
+        return vec![];
+    }
+    if ev.own_frame.is_some() && ev.library_frame.is_none() {
+        return vec![];
+    }
+    let fact = match ev.library_frame.as_deref() {
+        Some(library) => format!("the traceback runs through the installed package {library}, which made the tensors"),
+        None => "PyTorch raised it in its \"Expected all tensors\" form, which in reported threads was mostly a library's own tensor left on the CPU".to_string(),
+    };
+    vec![adj(Category::Other, 12.0, fact)]
+}
+
 /// PyTorch's own "cuDNN error: CUDNN_STATUS_NOT_INITIALIZED": its CUDA wheels bring their own
 /// cuDNN, so the threads are fixed by installing the PyTorch build for the CUDA at hand
 /// (<https://github.com/Turoad/CLRNet/issues/24>: torch 1.8.0+cu111, <https://github.com/haotian-liu/LLaVA/issues/458>:
@@ -4395,7 +4419,8 @@ mod tests {
     fn bitsandbytes_on_windows_is_a_build_without_windows_cuda_binaries() {
         let linux = "CUDA SETUP: Loading binary /opt/conda/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cpu.so...\n\
                      RuntimeError: CUDA Setup failed despite GPU being available.";
-        assert_eq!(top(linux), ("bitsandbytes-cuda-setup".into(), Category::CudaRuntimeMismatch));
+        // On Linux the release's own CUDA set-up is the likeliest (upgrade or pin bitsandbytes).
+        assert_eq!(top(linux), ("bitsandbytes-cuda-setup".into(), Category::Other));
         let windows = "CUDA SETUP: Loading binary C:\\Users\\me\\venv\\Lib\\site-packages\\bitsandbytes\\libbitsandbytes_cpu.so...\n\
                        RuntimeError: CUDA Setup failed despite GPU being available.";
         assert_eq!(top(windows), ("bitsandbytes-cuda-setup".into(), Category::CpuOnlyBuild));
@@ -4834,13 +4859,26 @@ mod tests {
     }
 
     #[test]
-    fn tensors_on_two_gpus_are_a_library_s_placement_and_gpu_and_cpu_the_program_s() {
+    fn tensors_on_two_devices_are_a_library_s_unless_the_program_s_input_or_frame_says_otherwise() {
         let two = "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1! (when checking argument for argument tensors in method wrapper_CUDA_cat)";
         assert_eq!(top(two), ("torch-tensor-device-mismatch".into(), Category::Other));
         let cpu = "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!";
-        assert_eq!(top(cpu).1, Category::UserCodeBug);
+        assert_eq!(top(cpu).1, Category::Other);
         let bare = "RuntimeError: Expected all tensors to be on the same device";
-        assert_eq!(top(bare).1, Category::UserCodeBug);
+        assert_eq!(top(bare).1, Category::Other);
+        let old = "RuntimeError: Expected object of backend CPU but got backend CUDA for argument #2 'mat2'";
+        assert_eq!(top(old).1, Category::Other);
+        // The input/weight form is the program's own input left behind.
+        let input = "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same";
+        assert_eq!(top(input).1, Category::UserCodeBug);
+        // A traceback that ends in the program's own file, through no installed package.
+        let own = format!("{cpu}\n  File \"/home/u/train.py\", line 12, in <module>\n    loss = model(x)");
+        assert_eq!(top(&own).1, Category::UserCodeBug);
+        let library =
+            own.replace("/home/u/train.py", "/venv/lib/python3.10/site-packages/neuralprophet/forecaster.py");
+        let e = first(&library);
+        assert_eq!(e.causes[0].category, Category::Other);
+        assert!(e.causes[0].facts.iter().any(|f| f.contains("neuralprophet")), "{:?}", e.causes[0].facts);
     }
 
     #[test]
@@ -5013,7 +5051,7 @@ mod tests {
                 Category::CudaRuntimeMismatch,
             ),
             (
-                "RuntimeError: Expected object of backend CPU but got backend CUDA for argument #2 'mat2'",
+                "RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same",
                 "torch-tensor-device-mismatch",
                 Category::UserCodeBug,
             ),
