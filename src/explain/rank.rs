@@ -4969,6 +4969,11 @@ mod tests {
                 Category::CpuOnlyBuild,
             ),
             (
+                "NameError: name 'GpuResourcesVector' is not defined",
+                "faiss-no-gpu-build",
+                Category::CpuOnlyBuild,
+            ),
+            (
                 "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with cuda>=11.0",
                 "bf16-compute-capability",
                 Category::ArchUnsupported,
