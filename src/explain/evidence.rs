@@ -1154,6 +1154,16 @@ pub fn add_setup_from_trailer(ev: &mut LogEvidence, end: &LogEvidence) {
     }
 }
 
+/// The GPU a pasted report names anywhere (its title, the environment it lists: "RTX 5070 Ti,
+/// driver 576"), for an error whose own lines name none: the machine's GPU is one fact of the
+/// whole report, not of the lines around the message.
+pub fn add_gpu_from_report(ev: &mut LogEvidence, report: &LogEvidence) {
+    if ev.gpu_name.is_none() && ev.compute_capability.is_none() {
+        ev.gpu_name = report.gpu_name.clone();
+        ev.compute_capability = report.compute_capability;
+    }
+}
+
 /// The first cuDNN library file a text names (`cudnn64_7.dll`, `libcudnn_ops.so.9`): in a text that
 /// no signature recognised, the library it is about, as the first CUDA DLL named is.
 pub fn first_cudnn_file(text: &str) -> Option<&str> {

@@ -866,6 +866,8 @@ fn explain_errors(
     let mut setup = evidence::extract(&result.trailer, "", &[], None, t);
     // A pasted report names its container anywhere: in its title, in the command it ran.
     setup.names_container |= result.whole.as_deref().is_some_and(evidence::names_container);
+    // And its GPU, for errors whose own lines name none.
+    let pasted = result.whole.as_deref().map(|w| evidence::extract(w, "", &[], None, t));
     let mut out: Vec<Explanation> = result
         .occurrences
         .iter()
@@ -873,6 +875,9 @@ fn explain_errors(
             let sig = &t.signatures[o.signature];
             let mut ev = evidence::extract(&o.evidence_text(), &o.key, &o.groups, o.code, t);
             evidence::add_setup_from_trailer(&mut ev, &setup);
+            if let Some(pasted) = &pasted {
+                evidence::add_gpu_from_report(&mut ev, pasted);
+            }
             let (causes, facts_not_used) = rank_where_the_log_is_from(sig, &ev, report, &seen, t);
             Explanation {
                 signature: sig.id.clone(),

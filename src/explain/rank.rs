@@ -5152,5 +5152,12 @@ mod tests {
         let a100 =
             "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n\nA100 80GB, CUDA 12.9";
         assert_ne!(top(a100).1, Category::ArchUnsupported);
+        // A pasted report names its GPU once, in the title, far above the error.
+        let filler = "loading the model\n".repeat(30);
+        let titled = format!(
+            "Faster-Whisper fails on my RTX 5070\n{filler}RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n"
+        );
+        assert_eq!(top(&titled), ("cublas-not-supported".into(), Category::ArchUnsupported));
+        assert_ne!(top(&titled.replace("RTX 5070", "A100")).1, Category::ArchUnsupported);
     }
 }
