@@ -522,7 +522,7 @@ fn patterns() -> &'static Patterns {
             exclusive: re(r"\bE\. (?:Process|Thread)\b|\bExclusive_(?:Process|Thread)\b"),
             // Only what a person writes about their machine; not a program's "no GPU devices".
             no_nvidia_gpu: re(
-                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|\b(?:due to|because of|there is|there's|(?:i|we) have|it has|with) no nvidia (?:gpu|card|graphics card)\b|intel(?:®|\(r\))? (?:hd|uhd|iris(?: xe| plus| pro)?|arc|xe) graphics|amd radeon|apple m[1-4]\b|macbook)",
+                r"(?im)\b(?:(?:running|run|am using|using|use) (?:it |this (?:step |code )?)?on (?:the |a |my )?cpu\b|(?:i|we|my (?:laptop|machine|computer|pc|notebook)) (?:don'?t|do not|doesn'?t|does not|didn'?t) have (?:an? |any )?(?:(?:nvidia |cuda |dedicated |discrete )?(?:gpu|graphics card|video card|graphics adapter|adapter)|nvidia(?:[ \t]*[,.!?;]|[ \t]+(?:card|hardware|does|do|so|and|but)\b|[ \t]*$))|(?:i|we) (?:have|use|am using|'m using) (?:an? )?(?:amd (?:gpu|graphics|card|video card|radeon|rx)|radeon)\b|\bmy amd (?:gpu|card|graphics card|radeon|rx)\b|(?:instructions|guide|wiki) for amd (?:cards|gpus)\b|no (?:dedicated|discrete) (?:gpu|graphics card)|\b(?:due to|because of|there is|there's|(?:i|we) have|it has|with) no nvidia (?:gpu|card|graphics card)\b|intel(?:®|\(r\))? (?:hd|uhd|iris(?: xe| plus| pro)?|arc|xe) graphics|amd radeon|apple m[1-4]\b|macbook|\bapple silicon\b|\bmac(?: mini| studio| pro)? m[1-4]\b|\bm[1-4] (?:pro |max |ultra )?(?:mac|chip)\b|\b(?:on|using|running) (?:an? |my )?mac\b|\bmacos (?:1[0-5]|sonoma|ventura|monterey|sequoia|big sur|tahoe)\b|\bdevice ?= ?['\x22]mps['\x22]|\btorch\.backends\.mps\b)",
             ),
             // Graphics that are not NVIDIA's, as lspci, Windows and users name them ("Intel
             // Corporation Iris Plus Graphics G7", "Intel(R) UHD Graphics 620", "Intel HD graphics
@@ -1155,12 +1155,17 @@ pub fn add_setup_from_trailer(ev: &mut LogEvidence, end: &LogEvidence) {
 }
 
 /// The GPU a pasted report names anywhere (its title, the environment it lists: "RTX 5070 Ti,
-/// driver 576"), for an error whose own lines name none: the machine's GPU is one fact of the
+/// driver 576"), or its saying there is none, for an error whose own lines name none: the machine's GPU is one fact of the
 /// whole report, not of the lines around the message.
 pub fn add_gpu_from_report(ev: &mut LogEvidence, report: &LogEvidence) {
     if ev.gpu_name.is_none() && ev.compute_capability.is_none() {
         ev.gpu_name = report.gpu_name.clone();
         ev.compute_capability = report.compute_capability;
+        // Likewise a machine without one ("on my M2 MacBook" in the title), unless the report
+        // names an NVIDIA GPU somewhere.
+        if ev.no_nvidia_gpu.is_none() && ev.gpu_name.is_none() {
+            ev.no_nvidia_gpu = report.no_nvidia_gpu.clone();
+        }
     }
 }
 
@@ -1463,6 +1468,20 @@ mod tests {
         );
         assert_eq!(no_gpu("The server has no dedicated GPU").as_deref(), Some("no dedicated GPU"));
         assert_eq!(no_gpu("I have an NVIDIA adapter"), None);
+        // A Mac in the words people use: Apple silicon, an M-series chip, macOS by release, MPS.
+        for (text, phrase) in [
+            ("Fails on Apple Silicon", "Apple Silicon"),
+            ("Mac mini M4, 16 GB", "Mac mini M4"),
+            ("my M2 Max chip", "M2 Max chip"),
+            ("same error running on a Mac", "on a Mac"),
+            ("macOS Sonoma 14.5", "macOS Sonoma"),
+            ("pipe.to(device='mps')", "device='mps'"),
+        ] {
+            assert_eq!(no_gpu(text).as_deref(), Some(phrase), "{text}");
+        }
+        // NVIDIA's Multi-Process Service is also "MPS"; a template's list of systems is no Mac.
+        assert_eq!(no_gpu("nvidia-cuda-mps-control -d; the MPS server started"), None);
+        assert_eq!(no_gpu("OS: [e.g. Linux, macOS, Windows]"), None);
         // "NVIDIA" alone as the thing one does not have (https://github.com/lllyasviel/Paints-UNDO/issues/61),
         // but not the driver or a tool that is missing on an NVIDIA machine.
         assert_eq!(

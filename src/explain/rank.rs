@@ -5146,6 +5146,20 @@ mod tests {
     }
 
     #[test]
+    fn a_mac_in_a_pasted_report_s_title_is_a_machine_without_an_nvidia_gpu() {
+        let filler = "loading the pipeline\n".repeat(30);
+        let titled = format!(
+            "Inference fails on my M2 MacBook Air\n{filler}AssertionError: Torch not compiled with CUDA enabled\n"
+        );
+        let e = first(&titled);
+        assert_eq!(e.causes[0].category, Category::Other);
+        assert!(e.causes[0].fix.contains("mps"), "{}", e.causes[0].fix);
+        // The same error on a machine that names an NVIDIA GPU is a CPU-only build.
+        let rtx = titled.replace("M2 MacBook Air", "RTX 4090 desktop");
+        assert_eq!(first(&rtx).causes[0].category, Category::CpuOnlyBuild);
+    }
+
+    #[test]
     fn cublas_refusing_a_gemm_on_an_rtx_50_is_the_architecture() {
         let text = "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n\nRTX 5060 Ti 16GB, CUDA 12.9";
         assert_eq!(top(text), ("cublas-not-supported".into(), Category::ArchUnsupported));
