@@ -4850,12 +4850,16 @@ mod tests {
         let own = format!(
             "Traceback (most recent call last):\n  File \"/home/u/train.py\", line 7, in <module>\n  File \"/usr/lib/python3.12/multiprocessing/pool.py\", line 774, in get\n  File \"/opt/venv/lib/python3.12/site-packages/torch/cuda/__init__.py\", line 466, in _lazy_init\n{msg}"
         );
-        assert_eq!(top(&own).1, Category::UserCodeBug);
-        let library =
-            own.replace("/home/u/train.py", "C:\\venv\\Lib\\site-packages\\xinference\\core\\worker.py");
-        let e = first(&library);
+        frames_decide(&own, "C:\\venv\\Lib\\site-packages\\xinference\\core\\worker.py", "xinference");
+    }
+
+    /// `log`'s traceback ends in the program's own /home/u/train.py: the program's code first; the
+    /// same frame under an installed `package` (at `installed`): that library's bug, named.
+    fn frames_decide(log: &str, installed: &str, package: &str) {
+        assert_eq!(top(log).1, Category::UserCodeBug);
+        let e = first(&log.replace("/home/u/train.py", installed));
         assert_eq!(e.causes[0].category, Category::Other);
-        assert!(e.causes[0].facts.iter().any(|f| f.contains("xinference")), "{:?}", e.causes[0].facts);
+        assert!(e.causes[0].facts.iter().any(|f| f.contains(package)), "{:?}", e.causes[0].facts);
     }
 
     #[test]
@@ -4873,12 +4877,11 @@ mod tests {
         assert_eq!(top(input).1, Category::UserCodeBug);
         // A traceback that ends in the program's own file, through no installed package.
         let own = format!("{cpu}\n  File \"/home/u/train.py\", line 12, in <module>\n    loss = model(x)");
-        assert_eq!(top(&own).1, Category::UserCodeBug);
-        let library =
-            own.replace("/home/u/train.py", "/venv/lib/python3.10/site-packages/neuralprophet/forecaster.py");
-        let e = first(&library);
-        assert_eq!(e.causes[0].category, Category::Other);
-        assert!(e.causes[0].facts.iter().any(|f| f.contains("neuralprophet")), "{:?}", e.causes[0].facts);
+        frames_decide(
+            &own,
+            "/venv/lib/python3.10/site-packages/neuralprophet/forecaster.py",
+            "neuralprophet",
+        );
     }
 
     #[test]
