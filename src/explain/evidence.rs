@@ -308,7 +308,7 @@ pub struct LogEvidence {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub names_cudnn: bool,
     /// The text around the error, the input's last lines or a pasted report anywhere (see
-    /// `add_setup_from_trailer` and [`names_container`]) names a container at all, in any words
+    /// [`add_setup_from_trailer`]; a paste is read whole once) names a container at all, in any words
     /// (Docker, Kubernetes, a pod, Podman, Singularity/Apptainer, enroot, containerd, an
     /// `nvidia/cuda` image): looser than `container_in_log`, which needs the program shown running
     /// in one.
@@ -1115,12 +1115,6 @@ pub fn extract(
         ev.captured.push(("code".into(), code.to_string()));
     }
     ev
-}
-
-/// Whether a text names a container in any words (what [`LogEvidence::names_container`] reads).
-pub fn names_container(text: &str) -> bool {
-    let p = patterns();
-    p.container_word.is_match(text) || p.container.is_match(text)
 }
 
 /// The framework and cuDNN releases that the input's last lines name, where the error's own

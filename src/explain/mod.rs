@@ -864,10 +864,10 @@ fn explain_errors(
         result.occurrences.iter().map(|o| t.signatures[o.signature].id.as_str()).collect();
     // What the input's last lines say of the set-up, read once for every error.
     let mut setup = evidence::extract(&result.trailer, "", &[], None, t);
-    // A pasted report names its container anywhere: in its title, in the command it ran.
-    setup.names_container |= result.whole.as_deref().is_some_and(evidence::names_container);
-    // And its GPU, for errors whose own lines name none.
+    // A pasted report names its container and its GPU anywhere: in its title, in the command it
+    // ran. Read once, whole.
     let pasted = result.whole.as_deref().map(|w| evidence::extract(w, "", &[], None, t));
+    setup.names_container |= pasted.as_ref().is_some_and(|p| p.names_container);
     let mut out: Vec<Explanation> = result
         .occurrences
         .iter()
