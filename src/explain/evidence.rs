@@ -1149,8 +1149,8 @@ pub fn add_setup_from_trailer(ev: &mut LogEvidence, end: &LogEvidence) {
 }
 
 /// The GPU a pasted report names anywhere (its title, the environment it lists: "RTX 5070 Ti,
-/// driver 576"), or its saying there is none, for an error whose own lines name none: the machine's GPU is one fact of the
-/// whole report, not of the lines around the message.
+/// driver 576"), or its saying there is none, for an error whose own lines name none: the
+/// machine's GPU is one fact of the whole report, not of the lines around the message.
 pub fn add_gpu_from_report(ev: &mut LogEvidence, report: &LogEvidence) {
     if ev.gpu_name.is_none() && ev.compute_capability.is_none() {
         ev.gpu_name = report.gpu_name.clone();

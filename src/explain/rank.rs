@@ -3178,7 +3178,14 @@ pub fn library_left_a_tensor_behind(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let ev = input.evidence;
-    if ev.group("all_tensors").is_none() && ev.group("backend").is_none() {
+    let form = match (ev.group("all_tensors"), ev.group("backend")) {
+        (Some(_), _) => "Expected all tensors",
+        (None, Some(_)) => "Expected object of backend",
+        (None, None) => return vec![],
+    };
+    // Two GPUs are `tensors_on_two_gpus`'s.
+    let on_gpu = |d: Option<&str>| d.is_some_and(|d| d.starts_with("cuda"));
+    if on_gpu(ev.group("device")) && on_gpu(ev.group("other_device")) {
         return vec![];
     }
     if ev.own_frame.is_some() && ev.library_frame.is_none() {
@@ -3186,7 +3193,9 @@ pub fn library_left_a_tensor_behind(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let fact = match ev.library_frame.as_deref() {
         Some(library) => format!("the traceback runs through the installed package {library}, which made the tensors"),
-        None => "PyTorch raised it in its \"Expected all tensors\" form, which in reported threads was mostly a library's own tensor left on the CPU".to_string(),
+        None => format!(
+            "PyTorch raised it in its \"{form}\" form, which in reported threads was mostly a library's own tensor left on the CPU"
+        ),
     };
     vec![adj(Category::Other, 12.0, fact)]
 }
@@ -4872,6 +4881,7 @@ mod tests {
         assert_eq!(top(bare).1, Category::Other);
         let old = "RuntimeError: Expected object of backend CPU but got backend CUDA for argument #2 'mat2'";
         assert_eq!(top(old).1, Category::Other);
+        assert!(first(old).causes[0].facts.iter().any(|f| f.contains("Expected object of backend")));
         // The input/weight form is the program's own input left behind.
         let input = "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same";
         assert_eq!(top(input).1, Category::UserCodeBug);
