@@ -161,6 +161,10 @@ pub struct LogEvidence {
     /// The CUDA major an ONNX Runtime package's name gives (`onnxruntime-win-x64-cuda12-1.17.1`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ort_build_cuda: Option<u32>,
+    /// A PaddlePaddle GPU build the log names by its post tag, and the CUDA major the tag stands
+    /// for (`paddlepaddle-gpu==1.7.2.post107`: CUDA 10; `2.4.2.post116`: CUDA 11; `post97`: 9).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paddle_build: Option<(String, u32)>,
     /// An NCCL parameter the log shows set from the environment or nccl.conf ("NCCL INFO
     /// NCCL_GRAPH_FILE set by environment to …"), NCCL_DEBUG* left out: `NAME=value`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -411,6 +415,7 @@ struct Patterns {
     custom_allreduce: Regex,
     tf_template: Regex,
     ort_named: Regex,
+    paddle_post: Regex,
     cudnn_file: Regex,
     stub_libcuda: Regex,
 }
@@ -637,6 +642,13 @@ fn patterns() -> &'static Patterns {
             ort_named: re(
                 r"(?i)\bonnx ?runtime([-_.]gpu)?(?:[-_]win[-_]x64)?(?:[-_]cuda(1\d))?(?:[ \t]*\(nuget package)?(?:[ \t]+version)?[ \t]*(?:==|:|-|[ \t])[ \t]*v?(1\.\d{1,2}(?:\.\d{1,2})?)\b",
             ),
+            // A Paddle wheel's version with its post tag: "paddlepaddle-gpu==2.4.2.post116",
+            // "paddle-gpu(1.7.2.post97)", "paddlepaddle_gpu-2.5.1.post117". The tag is the CUDA
+            // release (and for 9.x/10.0 the cuDNN major) it was built for: post97 CUDA 9 / cuDNN 7,
+            // post107 CUDA 10.0 / cuDNN 7, post101 10.1, post112 11.2, post120 12.0
+            // (https://www.paddlepaddle.org.cn/documentation/docs/en/install/pip/linux-pip_en.html and
+            // its older releases' install pages).
+            paddle_post: re(r"(?i)\b(\d\.\d{1,2}\.\d{1,2})\.post(\d{2,3})\b"),
             // A cuDNN library file by name: the DLL (`cudnn64_9.dll`, `cudnn_ops_infer64_8.dll`) or
             // the soname (`libcudnn_ops.so.9`): the name in group 1, its major in group 2 or 3. No \b
             // before it: CJK letters are word characters ("找到的是cudnn64_8.dll").
@@ -1033,6 +1045,12 @@ pub fn extract(
     let named = ort.iter().find(|c| c.get(1).is_some()).or(ort.first());
     ev.ort_in_log = named.and_then(|c| c[3].parse().ok());
     ev.ort_build_cuda = named.and_then(|c| c.get(2)).and_then(|m| m.as_str().parse().ok());
+    ev.paddle_build = p.paddle_post.captures(context).and_then(|c| {
+        let tag = &c[2];
+        // Two digits: the CUDA major and the cuDNN major (97); three: the CUDA release (112).
+        let major: u32 = if tag.len() == 2 { tag[..1].parse().ok()? } else { tag[..2].parse().ok()? };
+        (8..=13).contains(&major).then(|| (format!("{}.post{tag}", &c[1]), major))
+    });
     // A soname never ends in a dot; "Could not load library libcudnn_ops_infer.so.8. Error: …"
     // leaves one on the captured name.
     let key = key.trim_end_matches('.');
@@ -1133,6 +1151,9 @@ pub fn add_setup_from_trailer(ev: &mut LogEvidence, end: &LogEvidence) {
     if ev.ort_in_log.is_none() {
         ev.ort_in_log = end.ort_in_log.clone();
         ev.ort_build_cuda = end.ort_build_cuda;
+    }
+    if ev.paddle_build.is_none() {
+        ev.paddle_build = end.paddle_build.clone();
     }
     if ev.cudnn_in_log.is_empty() {
         ev.cudnn_in_log = end.cudnn_in_log.clone();

@@ -133,6 +133,7 @@ pub const RULES: &[Rule] = &[
     cudnn_attention_arch,
     xla_kernel_image_vs_driver,
     ort_build_vs_log,
+    paddle_build_vs_cuda_in_log,
     wsl_without_driver,
     newest_gpu_in_log,
     library_kernel_fault,
@@ -2283,6 +2284,30 @@ fn ort_requirement_in_message(ev: &LogEvidence) -> Option<(u32, u64)> {
     Some((ev.group("need_cuda")?.parse().ok()?, ev.group("need_cudnn")?.parse().ok()?))
 }
 
+/// A PaddlePaddle GPU wheel whose post tag names one CUDA major (`1.7.2.post107`: CUDA 10) in a
+/// log that names another as the installed one ("cuda 9.2"): Paddle loads the CUDA libraries of its
+/// build's release at run time, and another release's are not what it looks for — whatever the
+/// message (a libcublas.so it cannot find, a segfault, a cuDNN it cannot load). Threads:
+/// <https://github.com/PaddlePaddle/Paddle/issues/28618> (post107 on CUDA 9.2),
+/// <https://github.com/PaddlePaddle/PaddleOCR/issues/41> (post97 on CUDA 10.0), both fixed by the
+/// wheel for the installed CUDA.
+pub fn paddle_build_vs_cuda_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let ev = input.evidence;
+    let (Some((build, major)), Some(cuda)) = (ev.paddle_build.as_ref(), ev.cuda_in_log) else {
+        return vec![];
+    };
+    if input.report.is_some() || cuda.major == *major || !has(input, Category::CudaRuntimeMismatch) {
+        return vec![];
+    }
+    vec![adj(
+        Category::CudaRuntimeMismatch,
+        4.0,
+        format!(
+            "paddlepaddle-gpu {build} is a build for CUDA {major}, and the log says CUDA {cuda} is installed"
+        ),
+    )]
+}
+
 /// ONNX Runtime's CUDA provider failing to load, against the onnxruntime-gpu release and the CUDA
 /// the log names: each release is built for one CUDA major and one cuDNN major (the requirements
 /// table). A CUDA of another major is the mismatch (an ORT for CUDA 11.8 next to CUDA 12.1:
@@ -2512,8 +2537,20 @@ pub fn gemm_refused_on_blackwell(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cublas-not-supported" {
         return vec![];
     }
-    let Some(cc) = input.evidence.compute_capability.filter(|cc| cc.major >= 12) else { return vec![] };
+    let Some(cc) = input.evidence.compute_capability else { return vec![] };
     let gpu = input.evidence.gpu_name.as_deref().unwrap_or("the GPU");
+    // Ampere to Hopper have every GEMM type these libraries ask for (bf16, int8, fp16): there
+    // the refusal is the cuBLAS loaded or the library's call, not the GPU.
+    if (8..12).contains(&cc.major) {
+        return vec![adj(
+            Category::ArchUnsupported,
+            0.5,
+            format!("{gpu} (compute capability {cc}) has the bfloat16, int8 and float16 GEMMs cuBLAS offers"),
+        )];
+    }
+    if cc.major < 12 {
+        return vec![];
+    }
     vec![adj(
         Category::ArchUnsupported,
         3.0,
@@ -4928,6 +4965,25 @@ mod tests {
     }
 
     #[test]
+    fn a_paddle_wheel_for_another_cuda_than_the_installed_one_is_the_mismatch() {
+        // Paddle's dynamic loader asks for the unversioned libcublas.so: alone, a missing
+        // development link; with a post107 wheel (CUDA 10) on CUDA 9.2, the build's CUDA.
+        let error = "Error: Failed to find dynamic library: libcublas.so ( libcublas.so: cannot open shared object file: No such file or directory )";
+        assert_eq!(causes(error)[0], Category::LibraryNotFound);
+        let mismatch = format!("- cuda 9.2\npython3 -m pip install paddlepaddle-gpu==1.7.2.post107\n{error}");
+        let e = first(&mismatch);
+        assert_eq!(e.causes[0].category, Category::CudaRuntimeMismatch);
+        assert!(
+            e.causes[0].facts.iter().any(|f| f.contains("1.7.2.post107 is a build for CUDA 10")),
+            "{:?}",
+            e.causes[0]
+        );
+        // The wheel for the CUDA installed leaves the loader's path.
+        let same = mismatch.replace("post107", "post97");
+        assert_eq!(causes(&same)[0], Category::LibraryNotFound);
+    }
+
+    #[test]
     fn a_gpu_memory_xid_later_in_the_log_makes_an_earlier_error_the_hardware() {
         let error = "RuntimeError: CUDA error: an illegal memory access was encountered";
         assert_ne!(top(error).1, Category::HardwareFault);
@@ -5026,9 +5082,11 @@ mod tests {
             assert_eq!(top(text), (id.into(), category), "{text}");
         }
         // cuBLAS's refusal on a Blackwell card, named as users name it, is the architecture; with no
-        // GPU named, a cuBLAS of another CUDA release stays first.
+        // GPU named, too (15 of the corpus's 25 threads of it); an Ampere to Hopper GPU has every
+        // GEMM type, and a cuBLAS of another CUDA release comes first.
         let refused = "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED";
-        assert_eq!(top(refused).1, Category::CudaRuntimeMismatch);
+        assert_eq!(top(refused).1, Category::ArchUnsupported);
+        assert_eq!(top(&format!("on an RTX 4090\n{refused}")).1, Category::CudaRuntimeMismatch);
         for gpu in ["run failed with 5080", "GeForce RTX 50XX - cuBLAS failed", "about it on RTX Blackwell"] {
             assert_eq!(top(&format!("{gpu}\n{refused}")).1, Category::ArchUnsupported, "{gpu}");
         }
