@@ -608,6 +608,15 @@ mod tests {
     }
 
     #[test]
+    fn a_binary_for_another_cpu_is_the_image_s_platform() {
+        // An amd64 CUDA image started on a Jetson: the kernel's ENOEXEC, not the GPU stack.
+        let text = "standard_init_linux.go:211: exec user process caused \"exec format error\"\n";
+        let e = explain_unrecognised(text, 1, None, table(), crate::explain::words::model()).unwrap();
+        assert_eq!(e.causes[0].category, Category::ContainerRuntime);
+        assert!(e.causes[0].fix.contains("linux/arm64"), "{}", e.causes[0].fix);
+    }
+
+    #[test]
     fn an_unrecognised_text_gets_ranked_causes_and_the_line_that_voted() {
         let text = "step 10 ok\nstep 11 ok\nFatal: failed to open /dev/nvidiactl: Permission denied\n";
         let e = explain_unrecognised(text, 40, None, table(), crate::explain::words::model()).unwrap();
