@@ -648,7 +648,8 @@ fn patterns() -> &'static Patterns {
             // post107 CUDA 10.0 / cuDNN 7, post101 10.1, post112 11.2, post120 12.0
             // (https://www.paddlepaddle.org.cn/documentation/docs/en/install/pip/linux-pip_en.html and
             // its older releases' install pages).
-            paddle_post: re(r"(?i)\b(\d\.\d{1,2}\.\d{1,2})\.post(\d{2,3})\b"),
+            // The package's name on the same line keeps other packages' post releases out.
+            paddle_post: re(r"(?i)paddle[^\n]{0,40}?\b(\d\.\d{1,2}\.\d{1,2})\.post(\d{2,3})\b"),
             // A cuDNN library file by name: the DLL (`cudnn64_9.dll`, `cudnn_ops_infer64_8.dll`) or
             // the soname (`libcudnn_ops.so.9`): the name in group 1, its major in group 2 or 3. No \b
             // before it: CJK letters are word characters ("找到的是cudnn64_8.dll").
