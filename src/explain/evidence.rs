@@ -647,8 +647,8 @@ fn patterns() -> &'static Patterns {
             // release (and for 9.x/10.0 the cuDNN major) it was built for: post97 CUDA 9 / cuDNN 7,
             // post107 CUDA 10.0 / cuDNN 7, post101 10.1, post112 11.2, post120 12.0
             // (https://www.paddlepaddle.org.cn/documentation/docs/en/install/pip/linux-pip_en.html and
-            // its older releases' install pages).
-            // The package's name on the same line keeps other packages' post releases out.
+            // its older releases' install pages). The package's name on the same line keeps other
+            // packages' post releases out (conda-forge's torch 2.3.0.post300).
             paddle_post: re(r"(?i)paddle[^\n]{0,40}?\b(\d\.\d{1,2}\.\d{1,2})\.post(\d{2,3})\b"),
             // A cuDNN library file by name: the DLL (`cudnn64_9.dll`, `cudnn_ops_infer64_8.dll`) or
             // the soname (`libcudnn_ops.so.9`): the name in group 1, its major in group 2 or 3. No \b

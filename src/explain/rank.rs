@@ -123,7 +123,7 @@ pub const RULES: &[Rule] = &[
     compute_mode_in_log,
     driver_vs_cuda_in_log,
     bf16_gemm_refused,
-    gemm_refused_on_blackwell,
+    gemm_refused_by_the_gpu,
     jit_extension_not_built,
     upgrade_without_reboot,
     tf_build_vs_cuda_in_log,
@@ -2528,12 +2528,14 @@ pub fn bf16_gemm_refused(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
-/// cuBLAS refused a GEMM on an RTX 50 (Blackwell, capability 12.x): the cuBLASLt paths some
-/// libraries ask for (CTranslate2's int8 GEMMs under faster-whisper) are refused there whatever the
-/// CUDA release (<https://github.com/OpenNMT/CTranslate2/issues/1865>,
+/// cuBLAS refused a GEMM on the GPU the log names. On an RTX 50 (Blackwell, capability 12.x) the
+/// cuBLASLt paths some libraries ask for (CTranslate2's int8 GEMMs under faster-whisper) are
+/// refused whatever the CUDA release (<https://github.com/OpenNMT/CTranslate2/issues/1865>,
 /// <https://github.com/Purfview/whisper-standalone-win/issues/542>, /562: a float16 compute type or
-/// a CTranslate2 with the fix worked).
-pub fn gemm_refused_on_blackwell(input: &RuleInput<'_>) -> Vec<Adjustment> {
+/// a CTranslate2 with the fix worked): the architecture. An Ampere to Hopper GPU (8.x, 9.x) has
+/// every GEMM type they ask for, so the architecture goes down; older ones are left to the
+/// signature's prior (the architecture, 15 of its 25 threads) and `bf16_gemm_refused`.
+pub fn gemm_refused_by_the_gpu(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "cublas-not-supported" {
         return vec![];
     }
