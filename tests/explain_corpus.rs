@@ -207,7 +207,7 @@ fn the_right_category_comes_first_for_most_of_the_corpus() {
     // differ, a Paddle wheel's CUDA against the log's, and three signatures' priors set to their
     // threads' majority (NCCL WARN, torch's own undefined symbols, cuBLAS NOT_SUPPORTED); HM-HN
     // (51: Jetson and WSL, research code; 31/51 before) and "exec format error" read as the
-    // image's platform: 4749/7172.
+    // image's platform: 4749/7172; 4751 with StopIteration and OUT_OF_ statuses as error lines.
     assert!(rate >= 0.66, "only {hit}/{} right; misses:\n{}", cases.len(), misses.join("\n"));
 }
 
@@ -389,7 +389,8 @@ fn reports_pasted_on_another_machine_are_not_misranked_by_its_facts() {
         // up of 5167 with rounds FC-FN, 3428 and up of 5197 with FO-FP, 3438 and up once a text
         // no signature knows and that names no framework is not ranked on the machine's frameworks;
         // 3787 and up of 5734 with the tenth session's rounds FQ-FZ, 3805 and up of 5760 with GA;
-        // 4395 and up of 6723 with the twelfth session's, 4674 and up of 7172 with the thirteenth's.
+        // 4395 and up of 6723 with the twelfth session's, 4674 and up of 7172 with the thirteenth's (4676 with
+        // its last rule).
         assert!(rate >= 0.65, "{fixture}: only {right}/{}", cases.len());
     }
 }

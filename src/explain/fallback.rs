@@ -17,8 +17,10 @@ use std::sync::OnceLock;
 pub const UNRECOGNISED: &str = "unrecognised";
 
 /// A line that reads as an error report: a keyword on such a line counts double.
-/// Also a glog line of level F or E (`F1201 00:08:03.185417 461 parse_flags_from_env.cc:234] …`).
-const ERROR_LINE: &str = r"(?i)error|fail|exception|fatal|cannot|can't|could not|couldn't|unable|abort|not found|traceback|panic|^\s*(?-i:[FE])\d{4} \d\d:\d\d:\d\d";
+/// Also a glog line of level F or E (`F1201 00:08:03.185417 461 parse_flags_from_env.cc:234] …`),
+/// Python's StopIteration (DataParallel's "Caught StopIteration in replica 0 on device 0", whose
+/// name holds no error word) and a status named OUT_OF_… (OpenCL's `CL_OUT_OF_HOST_MEMORY`).
+const ERROR_LINE: &str = r"(?i)error|fail|exception|fatal|cannot|can't|could not|couldn't|unable|abort|not found|traceback|panic|^\s*(?-i:[FE])\d{4} \d\d:\d\d:\d\d|(?-i:StopIteration|OUT_OF_[A-Z])";
 
 /// Words of trouble in a person's report (the title, "doesn't work", "why", "instead of"), beyond
 /// [`ERROR_LINE`]'s, which [`troubled`] reads on every line first. Of the 2971 corpus and held-out
@@ -604,6 +606,19 @@ mod tests {
             let e = explain_unrecognised(egl, 1, None, table(), crate::explain::words::model()).unwrap();
             assert_eq!(e.causes[0].category, Category::EnvVarMisconfig, "{egl}");
             assert!(e.causes[0].fix.contains("PYOPENGL_PLATFORM=egl"), "{}", e.causes[0].fix);
+        }
+    }
+
+    #[test]
+    fn error_lines_without_an_error_word_still_get_a_guess() {
+        // Python's StopIteration and OpenCL's OUT_OF_ statuses name no error word; each is the
+        // whole of some reports (transformer-xl#123, hashcat#1671).
+        for text in [
+            "StopIteration: Caught StopIteration in replica 0 on device 0.\n",
+            "clCreateContext(): CL_OUT_OF_HOST_MEMORY on Windows 7\n",
+        ] {
+            let e = explain_unrecognised(text, 1, None, table(), crate::explain::words::model());
+            assert!(e.is_some_and(|e| !e.causes.is_empty()), "{text}");
         }
     }
 
