@@ -203,7 +203,7 @@ fn the_right_category_comes_first_for_most_of_the_corpus() {
     // before) to 4435/6646, 4437 with a pasted report's GPU read anywhere in it, 4436 with a Mac
     // read as a machine without an NVIDIA GPU; GV-GW (77: Macs and other GPUs, 2025-26 threads;
     // 26/77 before) to 4467/6723. Thirteenth session: GX-HL (398 from fifteen more corners;
-    // 223/398 before) to 4699/7121 (65.99%, under the floor), 4716 with TF32 read as runs that
+    // 222/398 before) to 4699/7121 (65.99%, under the floor), 4716 with TF32 read as runs that
     // differ, a Paddle wheel's CUDA against the log's, and three signatures' priors set to their
     // threads' majority (NCCL WARN, torch's own undefined symbols, cuBLAS NOT_SUPPORTED); HM-HN
     // (51: Jetson and WSL, research code; 31/51 before) and "exec format error" read as the
