@@ -2541,23 +2541,21 @@ pub fn gemm_refused_by_the_gpu(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let Some(cc) = input.evidence.compute_capability else { return vec![] };
     let gpu = input.evidence.gpu_name.as_deref().unwrap_or("the GPU");
-    // Ampere to Hopper have every GEMM type these libraries ask for (bf16, int8, fp16): there
-    // the refusal is the cuBLAS loaded or the library's call, not the GPU.
-    if (8..12).contains(&cc.major) {
-        return vec![adj(
+    match cc.major {
+        // Ampere to Hopper have every GEMM type these libraries ask for (bf16, int8, fp16): there
+        // the refusal is the cuBLAS loaded or the library's call, not the GPU.
+        8..=11 => vec![adj(
             Category::ArchUnsupported,
             0.5,
             format!("{gpu} (compute capability {cc}) has the bfloat16, int8 and float16 GEMMs cuBLAS offers"),
-        )];
+        )],
+        12.. => vec![adj(
+            Category::ArchUnsupported,
+            3.0,
+            format!("{gpu} (compute capability {cc}) is an RTX 50 / Blackwell GPU, where cuBLAS refuses GEMM types some libraries ask for (int8)"),
+        )],
+        _ => vec![],
     }
-    if cc.major < 12 {
-        return vec![];
-    }
-    vec![adj(
-        Category::ArchUnsupported,
-        3.0,
-        format!("{gpu} (compute capability {cc}) is an RTX 50 / Blackwell GPU, where cuBLAS refuses GEMM types some libraries ask for (int8)"),
-    )]
 }
 
 /// The missing module is one PyTorch builds at first use under its extensions cache
