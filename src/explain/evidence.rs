@@ -138,7 +138,7 @@ pub struct LogEvidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_build_in_log: Option<String>,
     /// The log shows the installed PyTorch is a CUDA build: a `+cuXXX` wheel version, an install
-    /// from a CUDA wheel index (`download.pytorch.org/whl/cu118`), or a plain `pip install torch`
+    /// from a CUDA wheel index (`download.pytorch.org/whl/cu118`, `whl/nightly/cu129`), or a plain `pip install torch`
     /// on x86 Linux, where the wheels pip picks are CUDA builds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda_build_in_log: Option<String>,
@@ -557,7 +557,7 @@ fn patterns() -> &'static Patterns {
             cpu_build: re(
                 r"\b\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|post|a|b|rc)\d+)*\+cpu\b|CUDA used to build PyTorch: None|\bpy3\.?\d{1,2}_cpu_\d\b|\bpytorch_cpu\b|\bcpuonly\b",
             ),
-            cuda_build: re(r"\b\d+\.\d+(?:\.\d+)?\+cu\d{2,3}\b|download\.pytorch\.org/whl/cu\d{2,3}\b"),
+            cuda_build: re(r"\b\d+\.\d+(?:\.\d+)?\+cu\d{2,3}\b|download\.pytorch\.org/whl/(?:nightly/|test/)?cu\d{2,3}\b"),
             pip_torch: re(r"(?im)^.*\bpip3?\s+install\b.*\btorch(?:[\s=<>~!\[]|$).*$"),
             linux: re(r"(?i)\b(?:ubuntu|centos|debian|linux)"),
             not_x86_linux: re(r"(?i)aarch64|\barm64\b|jetson|\bmacos\b|\bmac os\b|darwin|apple m\d"),

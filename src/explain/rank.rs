@@ -1658,6 +1658,19 @@ fn torch_cudnn_major(torch: &str) -> Option<(u64, String)> {
     Some((cudnn.major(), format!("torch {torch} ({}) brings cuDNN {}", build.tag, cudnn)))
 }
 
+/// The cuDNN major that PyTorch's wheel index for CUDA 12.4 or later brings: every build on those
+/// indices (`download.pytorch.org/whl/cu124` … `cu130`, their nightly and test indices) is PyTorch
+/// 2.4 or later, which pins cuDNN 9 (data/pytorch.toml); older CUDA indices served releases with
+/// either major, so they say nothing.
+fn wheel_index_cudnn_major(marker: &str) -> Option<(u64, String)> {
+    let at = marker.find("/cu")?;
+    let digits: String = marker[at + 3..].chars().take_while(char::is_ascii_digit).collect();
+    let cu: u32 = digits.parse().ok()?;
+    (cu >= 124).then(|| {
+        (9, format!("PyTorch from the {} wheel index brings cuDNN 9", &marker[at + 1..at + 3 + digits.len()]))
+    })
+}
+
 /// A missing cuDNN library of one major while the log names the cuDNN that is there: the user's
 /// own words ("I have installed cudnn-9.2", "libcudnn8", "cuDNN: 8.0.2"), or a PyTorch whose CUDA
 /// wheels bring a cuDNN. Another major is a version mismatch (CTranslate2 4.5 wants cuDNN 9 next to
@@ -1676,6 +1689,8 @@ pub fn cudnn_named_vs_missing(input: &RuleInput<'_>) -> Vec<Adjustment> {
         ev.cudnn_in_log.iter().map(|v| (v.major(), format!("the log names cuDNN {v}"))).collect();
     let user_named = present.first().map(|(_, fact)| fact.clone());
     if let Some(t) = ev.torch_in_log.as_deref().and_then(torch_cudnn_major) {
+        present.push(t);
+    } else if let Some(t) = ev.cuda_build_in_log.as_deref().and_then(wheel_index_cudnn_major) {
         present.push(t);
     }
     let mut out = Vec::new();
