@@ -632,6 +632,47 @@ mod tests {
     }
 
     #[test]
+    fn launcher_and_build_messages_get_the_fix_their_threads_confirmed() {
+        let guess = |text: &str| {
+            explain_unrecognised(text, 1, None, table(), crate::explain::words::model()).unwrap()
+        };
+        // torchrun's --local-rank that the script's parser refuses: the script's, not the stack's.
+        let e = guess("train.py: error: unrecognized arguments: --local-rank=0\n");
+        assert_eq!(e.causes[0].category, Category::Other);
+        assert!(e.causes[0].fix.contains("LOCAL_RANK"), "{}", e.causes[0].fix);
+        // DeepSpeed's CPU Adam whose op did not build: the toolkit against torch's CUDA.
+        let e = guess("AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n");
+        assert_eq!(e.causes[0].category, Category::CudaRuntimeMismatch);
+        assert!(e.causes[0].fix.contains("ds_report"), "{}", e.causes[0].fix);
+        // TensorFlow's convolution without an algorithm: memory growth.
+        let e = guess("tensorflow.python.framework.errors_impl.NotFoundError:  No algorithm worked!\n");
+        assert_eq!(e.causes[0].category, Category::Oom);
+        assert!(e.causes[0].fix.contains("TF_FORCE_GPU_ALLOW_GROWTH"), "{}", e.causes[0].fix);
+        let e = guess("ValueError: --tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1.7\n");
+        assert_eq!(e.causes[0].category, Category::ArchUnsupported);
+        // A Visual Studio project tied to a CUDA release that is not installed.
+        let vs = "error MSB4019: The imported project \"C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA 12.4.props\" was not found.\n";
+        let e = guess(vs);
+        assert_eq!(e.causes[0].category, Category::CudaRuntimeMismatch);
+        assert!(e.causes[0].fix.contains("Build Customizations"), "{}", e.causes[0].fix);
+        // An extension written for a PyTorch before 1.0 or 1.5.
+        let e = guess("ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.\n");
+        assert_eq!(e.causes[0].category, Category::Other);
+    }
+
+    #[test]
+    fn video_libraries_are_the_container_s_capability_only_in_a_container() {
+        let nvenc = "RuntimeError: LoadNvEncApi : NVENC library file is not found. Please ensure NV driver is installed\n";
+        let boxed = format!("docker run --gpus all -it vpf:latest\n{nvenc}");
+        let e = explain_unrecognised(&boxed, 1, None, table(), crate::explain::words::model()).unwrap();
+        assert_eq!(e.causes[0].category, Category::ContainerRuntime);
+        assert!(e.causes[0].fix.contains("video"), "{}", e.causes[0].fix);
+        // The same library missing on a desktop is not about a container.
+        let e = explain_unrecognised(nvenc, 1, None, table(), crate::explain::words::model()).unwrap();
+        assert_ne!(e.causes[0].category, Category::ContainerRuntime);
+    }
+
+    #[test]
     fn an_unrecognised_text_gets_ranked_causes_and_the_line_that_voted() {
         let text = "step 10 ok\nstep 11 ok\nFatal: failed to open /dev/nvidiactl: Permission denied\n";
         let e = explain_unrecognised(text, 40, None, table(), crate::explain::words::model()).unwrap();

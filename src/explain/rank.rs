@@ -4063,6 +4063,38 @@ mod tests {
     }
 
     #[test]
+    fn pytorch_s_allocator_asserting_on_nvml_is_memory_first_and_its_init_form_the_driver() {
+        let oom = "RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":830, please report a bug to PyTorch.";
+        assert_eq!(top(oom), ("torch-allocator-nvml-assert".into(), Category::Oom));
+        assert!(causes(oom).contains(&Category::EnvVarMisconfig), "a MIG slice named wrongly is listed");
+        let init = "RuntimeError: NVML_SUCCESS == DriverAPI::get()->nvmlInit_v2_() INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":1123, please report a bug to PyTorch.";
+        assert_eq!(top(init), ("torch-allocator-nvml-init-assert".into(), Category::DriverLibraryMismatch));
+    }
+
+    #[test]
+    fn a_brand_the_container_cli_cannot_evaluate_is_the_toolkit_not_the_driver() {
+        let brand =
+            "nvidia-container-cli: requirement error: unsatisfied condition: brand = quadrortx: unknown";
+        assert_eq!(top(brand), ("container-cli-brand-requirement".into(), Category::ContainerRuntime));
+        let cuda = "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.6, please update your driver to a newer version, or use an earlier cuda container: unknown";
+        assert_eq!(top(cuda), ("container-cli-requirement".into(), Category::DriverTooOld));
+    }
+
+    #[test]
+    fn a_cudnn_8_library_missing_under_a_cu124_or_later_index_is_the_cudnn_major() {
+        let dll = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!";
+        let nightly = format!(
+            "pip3 install --pre torch --index-url https://download.pytorch.org/whl/nightly/cu129\n{dll}"
+        );
+        assert_eq!(top(&nightly).1, Category::CudnnVersionMismatch);
+        // cu121 served PyTorch releases with cuDNN 8 and with 9: it says nothing.
+        let cu121 = format!("pip install torch --index-url https://download.pytorch.org/whl/cu121\n{dll}");
+        assert_ne!(top(&cu121).1, Category::CudnnVersionMismatch);
+        assert_eq!(wheel_index_cudnn_major("download.pytorch.org/whl/cu126").map(|t| t.0), Some(9));
+        assert_eq!(wheel_index_cudnn_major("download.pytorch.org/whl/cu118"), None);
+    }
+
+    #[test]
     fn messages_in_their_own_words_are_recognised() {
         // PyTorch's THC named cuBLAS statuses in words (THCGeneral.cpp).
         let thc = "RuntimeError: cublas runtime error : resource allocation failed at /pytorch/aten/src/THC/THCGeneral.cpp:250";
