@@ -76,6 +76,7 @@ pub const RULES: &[Rule] = &[
     arch_support,
     arch_list_in_log,
     gpu_vs_cuda_in_log,
+    kepler_or_older_in_log,
     driver_cuda_version,
     driver_module_vs_libraries,
     driver_loaded,
@@ -775,6 +776,33 @@ pub fn arch_list_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         Category::ArchUnsupported,
         2.0,
         format!("the build supports {} but the GPU is {}", list.join(" "), cc.sm()),
+    )]
+}
+
+/// A GPU the log names that is Kepler or older (compute capability below 5.0: a Tesla K80, a GTX
+/// 760): CUDA 12 dropped Kepler, cuDNN 9 needs Maxwell, and the PyTorch and TensorFlow wheels of
+/// the last years carry no code for it (data/pytorch.toml's architecture lists), so whatever the
+/// message, the build most likely cannot run there (60 of the corpus's 90 threads naming such a
+/// card were fixed by another build, an older release, the CPU or a newer GPU: a GTX 760 under
+/// chaiNNer, https://github.com/chaiNNer-org/chaiNNer/issues/814; a K80 under a torch 2.0 venv,
+/// https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/9589). With a machine's facts,
+/// `arch_support` compares the real builds instead.
+pub fn kepler_or_older_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.report.is_some() || !has(input, Category::ArchUnsupported) {
+        return vec![];
+    }
+    // The card by name, its capability from the GPU table: a compute capability the text states
+    // is as often a requirement it quotes ("needs a GPU with at least compute capability 2.0") as
+    // the GPU's own.
+    let Some(name) = input.evidence.gpu_name.clone() else { return vec![] };
+    let Some(cc) = input.table.gpu_capability(&name).map(|f| f.cc) else { return vec![] };
+    if cc >= ComputeCapability::new(5, 0) {
+        return vec![];
+    }
+    vec![adj(
+        Category::ArchUnsupported,
+        2.0,
+        format!("{name} (compute capability {cc}) is older than Maxwell, which current CUDA, cuDNN and framework builds no longer support"),
     )]
 }
 
@@ -4092,6 +4120,22 @@ mod tests {
         assert_ne!(top(&cu121).1, Category::CudnnVersionMismatch);
         assert_eq!(wheel_index_cudnn_major("download.pytorch.org/whl/cu126").map(|t| t.0), Some(9));
         assert_eq!(wheel_index_cudnn_major("download.pytorch.org/whl/cu118"), None);
+    }
+
+    #[test]
+    fn a_kepler_card_named_in_the_log_is_the_architecture_whatever_the_message() {
+        // py-faster-rcnn#118: a GTX 760 (Kepler, 3.0) and "invalid device function".
+        let kepler =
+            "I use a GeForce GTX 760.\nCheck failed: error == cudaSuccess (8 vs. 0)  invalid device function";
+        assert_eq!(top(kepler).1, Category::ArchUnsupported);
+        assert!(first(kepler).causes[0].facts.iter().any(|f| f.contains("older than Maxwell")));
+        // A GTX 750 is Maxwell (5.0), not the Kepler of the rest of its series.
+        let maxwell = kepler.replace("GTX 760", "GTX 750 Ti");
+        assert!(!first(&maxwell)
+            .causes
+            .iter()
+            .flat_map(|c| &c.facts)
+            .any(|f| f.contains("older than Maxwell")));
     }
 
     #[test]
