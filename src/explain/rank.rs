@@ -784,8 +784,8 @@ pub fn arch_list_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// the last years carry no code for it (data/pytorch.toml's architecture lists), so whatever the
 /// message, the build most likely cannot run there (60 of the corpus's 90 threads naming such a
 /// card were fixed by another build, an older release, the CPU or a newer GPU: a GTX 760 under
-/// chaiNNer, https://github.com/chaiNNer-org/chaiNNer/issues/814; a K80 under a torch 2.0 venv,
-/// https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/9589). With a machine's facts,
+/// chaiNNer, <https://github.com/chaiNNer-org/chaiNNer/issues/814>; a K80 under a torch 2.0 venv,
+/// <https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/9589>). With a machine's facts,
 /// `arch_support` compares the real builds instead.
 pub fn kepler_or_older_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.report.is_some() || !has(input, Category::ArchUnsupported) {
