@@ -422,6 +422,11 @@ mod tests {
     use super::*;
     use crate::explain::table;
 
+    /// The fallback's answer for a text starting at line 1, with the embedded tables.
+    fn guess(text: &str) -> Option<Explanation> {
+        explain_unrecognised(text, 1, None, table(), crate::explain::words::model())
+    }
+
     #[test]
     fn the_embedded_keyword_table_parses_and_covers_its_categories() {
         let t = fallback_table();
@@ -583,7 +588,7 @@ mod tests {
             "memory.c:253:40: warning: passing argument 2 of 'cuCtxCreate_v4' makes pointer from integer\n",
             "error: namespace \"thrust\" has no member class \"unary_function\"\n",
         ] {
-            let e = explain_unrecognised(text, 1, None, table(), crate::explain::words::model()).unwrap();
+            let e = guess(text).unwrap();
             assert_eq!(e.causes[0].category, Category::Other, "{text}");
             assert!(e.causes[0].fix.contains("nvtx3/nvToolsExt.h"), "{text}: {}", e.causes[0].fix);
         }
@@ -591,19 +596,19 @@ mod tests {
         let nvenc = "[h264_nvenc @ 0x7ff3e9b83c00] Driver does not support the required nvenc API version. Required: 9.1 Found: 9.0\n";
         let optix = "Optix call (optixInit()) failed with code 7801 (line 150)\n";
         for text in [nvenc, optix] {
-            let e = explain_unrecognised(text, 1, None, table(), crate::explain::words::model()).unwrap();
+            let e = guess(text).unwrap();
             assert_eq!(e.causes[0].category, Category::DriverTooOld, "{text}");
         }
         let lib = "Optix call (optixInit()) failed with code 7804 (line 157)\n";
         // (A thread in the corpus was fixed by a newer driver, which brought the library: both
         // causes are listed.)
-        let e = explain_unrecognised(lib, 1, None, table(), crate::explain::words::model()).unwrap();
+        let e = guess(lib).unwrap();
         let missing = e.causes.iter().find(|c| c.category == Category::LibraryNotFound).unwrap();
         assert!(missing.fix.contains("libnvoptix"), "{}", missing.fix);
         assert!(e.causes.iter().take(2).any(|c| c.category == Category::DriverTooOld));
         // The EGL constants are matched as written, the words in any case.
         for egl in ["RuntimeError: eglInitialize() failed\n", "RuntimeError: Cannot initialize EGL\n"] {
-            let e = explain_unrecognised(egl, 1, None, table(), crate::explain::words::model()).unwrap();
+            let e = guess(egl).unwrap();
             assert_eq!(e.causes[0].category, Category::EnvVarMisconfig, "{egl}");
             assert!(e.causes[0].fix.contains("PYOPENGL_PLATFORM=egl"), "{}", e.causes[0].fix);
         }
@@ -617,7 +622,7 @@ mod tests {
             "StopIteration: Caught StopIteration in replica 0 on device 0.\n",
             "clCreateContext(): CL_OUT_OF_HOST_MEMORY on Windows 7\n",
         ] {
-            let e = explain_unrecognised(text, 1, None, table(), crate::explain::words::model());
+            let e = guess(text);
             assert!(e.is_some_and(|e| !e.causes.is_empty()), "{text}");
         }
     }
@@ -626,37 +631,37 @@ mod tests {
     fn a_binary_for_another_cpu_is_the_image_s_platform() {
         // An amd64 CUDA image started on a Jetson: the kernel's ENOEXEC, not the GPU stack.
         let text = "standard_init_linux.go:211: exec user process caused \"exec format error\"\n";
-        let e = explain_unrecognised(text, 1, None, table(), crate::explain::words::model()).unwrap();
+        let e = guess(text).unwrap();
         assert_eq!(e.causes[0].category, Category::ContainerRuntime);
         assert!(e.causes[0].fix.contains("linux/arm64"), "{}", e.causes[0].fix);
     }
 
     #[test]
     fn launcher_and_build_messages_get_the_fix_their_threads_confirmed() {
-        let guess = |text: &str| {
-            explain_unrecognised(text, 1, None, table(), crate::explain::words::model()).unwrap()
-        };
         // torchrun's --local-rank that the script's parser refuses: the script's, not the stack's.
-        let e = guess("train.py: error: unrecognized arguments: --local-rank=0\n");
+        let e = guess("train.py: error: unrecognized arguments: --local-rank=0\n").unwrap();
         assert_eq!(e.causes[0].category, Category::Other);
         assert!(e.causes[0].fix.contains("LOCAL_RANK"), "{}", e.causes[0].fix);
         // DeepSpeed's CPU Adam whose op did not build: the toolkit against torch's CUDA.
-        let e = guess("AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n");
+        let e = guess("AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n").unwrap();
         assert_eq!(e.causes[0].category, Category::CudaRuntimeMismatch);
         assert!(e.causes[0].fix.contains("ds_report"), "{}", e.causes[0].fix);
         // TensorFlow's convolution without an algorithm: memory growth.
-        let e = guess("tensorflow.python.framework.errors_impl.NotFoundError:  No algorithm worked!\n");
+        let e =
+            guess("tensorflow.python.framework.errors_impl.NotFoundError:  No algorithm worked!\n").unwrap();
         assert_eq!(e.causes[0].category, Category::Oom);
         assert!(e.causes[0].fix.contains("TF_FORCE_GPU_ALLOW_GROWTH"), "{}", e.causes[0].fix);
-        let e = guess("ValueError: --tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1.7\n");
+        let e = guess("ValueError: --tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1.7\n")
+            .unwrap();
         assert_eq!(e.causes[0].category, Category::ArchUnsupported);
         // A Visual Studio project tied to a CUDA release that is not installed.
         let vs = "error MSB4019: The imported project \"C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA 12.4.props\" was not found.\n";
-        let e = guess(vs);
+        let e = guess(vs).unwrap();
         assert_eq!(e.causes[0].category, Category::CudaRuntimeMismatch);
         assert!(e.causes[0].fix.contains("Build Customizations"), "{}", e.causes[0].fix);
         // An extension written for a PyTorch before 1.0 or 1.5.
-        let e = guess("ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.\n");
+        let e = guess("ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.\n")
+            .unwrap();
         assert_eq!(e.causes[0].category, Category::Other);
     }
 
@@ -664,11 +669,11 @@ mod tests {
     fn video_libraries_are_the_container_s_capability_only_in_a_container() {
         let nvenc = "RuntimeError: LoadNvEncApi : NVENC library file is not found. Please ensure NV driver is installed\n";
         let boxed = format!("docker run --gpus all -it vpf:latest\n{nvenc}");
-        let e = explain_unrecognised(&boxed, 1, None, table(), crate::explain::words::model()).unwrap();
+        let e = guess(&boxed).unwrap();
         assert_eq!(e.causes[0].category, Category::ContainerRuntime);
         assert!(e.causes[0].fix.contains("video"), "{}", e.causes[0].fix);
         // The same library missing on a desktop is not about a container.
-        let e = explain_unrecognised(nvenc, 1, None, table(), crate::explain::words::model()).unwrap();
+        let e = guess(nvenc).unwrap();
         assert_ne!(e.causes[0].category, Category::ContainerRuntime);
     }
 
@@ -681,39 +686,37 @@ mod tests {
         assert_eq!(e.first_line, 42);
         assert!(e.line.contains("Permission denied"));
         assert!(e.causes[0].why.contains("\"Permission denied\""));
-        assert!(
-            explain_unrecognised("hello world", 1, None, table(), crate::explain::words::model()).is_none()
-        );
+        assert!(guess("hello world").is_none());
         // A pasted report that no keyword speaks for is ranked by the word model; the same words
         // at the end of a long log (not from line 1) are not a report.
         let report = "assertion failed in my training loop with torch 1.10.2 and CUDA 11.3\n";
-        let e = explain_unrecognised(report, 1, None, table(), crate::explain::words::model()).unwrap();
+        let e = guess(report).unwrap();
         assert_eq!(e.causes[0].category, Category::UserCodeBug);
         assert!(e.causes[0].why.contains("\"assertion\""), "{}", e.causes[0].why);
         assert!(explain_unrecognised(report, 5000, None, table(), crate::explain::words::model()).is_none());
         // A keyword with a fix of its own gives it where it is its category's strongest word.
         let pip = "ERROR: No matching distribution found for torch==2.1.2+cu118\n";
-        let e = explain_unrecognised(pip, 1, None, table(), crate::explain::words::model()).unwrap();
+        let e = guess(pip).unwrap();
         assert_eq!(e.causes[0].category, Category::Other);
         assert!(e.causes[0].fix.contains("published for this Python"), "{}", e.causes[0].fix);
         let order = "GPU ID appears to disagree with nvidia-smi\n";
-        let e = explain_unrecognised(order, 1, None, table(), crate::explain::words::model()).unwrap();
+        let e = guess(order).unwrap();
         assert_eq!(e.causes[0].category, Category::EnvVarMisconfig);
         assert!(e.causes[0].fix.contains("CUDA_DEVICE_ORDER=PCI_BUS_ID"), "{}", e.causes[0].fix);
         // A report about a card names the stack by the card, its architecture or a precision.
         let card = "The computing power of 3090 is 8.6. Does it mean that 3090 no longer supports FP8?\n";
-        assert!(explain_unrecognised(card, 1, None, table(), crate::explain::words::model()).is_some());
+        assert!(guess(card).is_some());
         let title = "[BUG] Deadlock in distribution with multiple 4090\n";
-        assert!(explain_unrecognised(title, 1, None, table(), crate::explain::words::model()).is_some());
+        assert!(guess(title).is_some());
         // A title of a few words that names the stack is a question about it, without a word of
         // trouble; a program's output line of the same length is not.
         let question = "GPU becomes unavailable after computer wakes up\n";
-        assert!(explain_unrecognised(question, 1, None, table(), crate::explain::words::model()).is_some());
+        assert!(guess(question).is_some());
         assert!(reads_as_words(question) && !reads_as_words("tensor(-5.0644, device='cuda:0')"));
         assert!(reads_as_words("请问报错说需要opegl4.4以上怎么解决"));
         assert!(!short(&"GPU becomes unavailable after computer wakes up\n".repeat(8)));
         // Nor is a pasted text that neither reads as an error nor names the GPU stack.
         let chat = "we tried the frobnicator with the new settings and it exited early\n";
-        assert!(explain_unrecognised(chat, 1, None, table(), crate::explain::words::model()).is_none());
+        assert!(guess(chat).is_none());
     }
 }

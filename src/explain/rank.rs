@@ -794,8 +794,8 @@ pub fn kepler_or_older_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     // The card by name, its capability from the GPU table: a compute capability the text states
     // is as often a requirement it quotes ("needs a GPU with at least compute capability 2.0") as
     // the GPU's own.
-    let Some(name) = input.evidence.gpu_name.clone() else { return vec![] };
-    let Some(cc) = input.table.gpu_capability(&name).map(|f| f.cc) else { return vec![] };
+    let Some(name) = input.evidence.gpu_name.as_deref() else { return vec![] };
+    let Some(cc) = input.table.gpu_capability(name).map(|f| f.cc) else { return vec![] };
     if cc >= ComputeCapability::new(5, 0) {
         return vec![];
     }
