@@ -1144,6 +1144,16 @@ mod tests {
         assert_eq!(e[0].causes[0].category, Category::Other);
         let r = scan::scan_bytes(b"CUDA error 400 at ggml-cuda.cu:5207: invalid resource handle", table());
         assert_eq!(explain(&r, None)[0].signature, "cuda-invalid-resource-handle");
+        // deviceQuery's first line alone, as a thread's title gives it.
+        let r = scan::scan_bytes(b"cudaGetDeviceCount returned 35", table());
+        let e = explain(&r, None);
+        assert_eq!(
+            (e[0].signature.as_str(), e[0].causes[0].category),
+            ("cuda-insufficient-driver", Category::DriverTooOld)
+        );
+        // The gpuErrchk macro's line names the status by its text, the file after it.
+        let r = scan::scan_bytes(b"GPUassert: unknown error /home/u/gpuRIR/src/gpuRIR_cuda.cu 1002", table());
+        assert_eq!(explain(&r, None)[0].signature, "cuda-unknown-error");
     }
 
     #[test]
