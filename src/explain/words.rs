@@ -369,7 +369,9 @@ impl WordModel {
                 let others = (0..17).filter(|&k| k != c && self.reports[k] > 0).map(|k| f.weights[k]).max();
                 (i64::from(f.weights[c]) - i64::from(others.unwrap_or(0)), *w)
             })
-            .filter(|(l, w)| *l > MIN_LIFT && !w.contains([' ', ':']) && !PROSE.contains(w))
+            .filter(|(l, w)| {
+                *l > MIN_LIFT && !w.contains([' ', ':']) && !PROSE.contains(w) && !PATHS.contains(w)
+            })
             .collect();
         lift.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
         lift.into_iter().take(4).map(|(_, w)| w.to_string()).collect()
@@ -464,6 +466,38 @@ const PROSE: &[&str] = &[
     "was", "we", "what", "when", "which", "while", "will", "with", "would", "you", "your",
 ];
 
+/// Parts of the paths in a traceback ("/home/u/venv/lib/python3.10/site-packages/…"): weighed
+/// like any other word, no reason to show a user (the package after them is).
+const PATHS: &[&str] = &[
+    "anaconda3",
+    "appdata",
+    "bin",
+    "conda",
+    "dist",
+    "env",
+    "envs",
+    "file",
+    "home",
+    "lib",
+    "lib64",
+    "line",
+    "local",
+    "miniconda3",
+    "module",
+    "opt",
+    "packages",
+    "programs",
+    "python",
+    "python3",
+    "root",
+    "site",
+    "tmp",
+    "user",
+    "users",
+    "usr",
+    "venv",
+];
+
 /// The embedded model, read once.
 pub fn model() -> &'static WordModel {
     static MODEL: OnceLock<WordModel> = OnceLock::new();
@@ -539,6 +573,15 @@ mod tests {
         assert!((r.iter().map(|v| v.share).sum::<f64>() - 1.0).abs() < 1e-9);
         assert_eq!(m.rank("CUDA out of memory")[0].category, Category::Oom);
         assert!(m.rank("nothing the corpus has").is_empty());
+    }
+
+    #[test]
+    fn the_words_shown_are_not_the_parts_of_a_traceback_s_paths() {
+        let text =
+            "File \"/home/u/venv/lib/python3.10/site-packages/bitsandbytes/cuda_setup/main.py\", line 120";
+        let shown: Vec<String> = model().rank(text).into_iter().flat_map(|v| v.words).collect();
+        assert!(shown.iter().all(|w| !PATHS.contains(&w.as_str())), "{shown:?}");
+        assert!(shown.iter().any(|w| w == "bitsandbytes"), "{shown:?}");
     }
 
     #[test]
