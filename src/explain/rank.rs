@@ -1686,17 +1686,25 @@ fn torch_cudnn_major(torch: &str) -> Option<(u64, String)> {
     Some((cudnn.major(), format!("torch {torch} ({}) brings cuDNN {}", build.tag, cudnn)))
 }
 
-/// The cuDNN major that PyTorch's wheel index for CUDA 12.4 or later brings: every build on those
-/// indices (`download.pytorch.org/whl/cu124` … `cu130`, their nightly and test indices) is PyTorch
-/// 2.4 or later, which pins cuDNN 9 (data/pytorch.toml); older CUDA indices served releases with
-/// either major, so they say nothing.
+/// The cuDNN major that PyTorch's wheel index for a CUDA release brings (`download.pytorch.org/whl/cu124`,
+/// its nightly and test indices): the one major that every build with that tag pins in
+/// data/pytorch.toml (cu124 and later: cuDNN 9, every release on them being 2.4 or later);
+/// none where the index served builds of either major (cu118, cu121) or pins none.
 fn wheel_index_cudnn_major(marker: &str) -> Option<(u64, String)> {
     let at = marker.find("/cu")?;
     let digits: String = marker[at + 3..].chars().take_while(char::is_ascii_digit).collect();
-    let cu: u32 = digits.parse().ok()?;
-    (cu >= 124).then(|| {
-        (9, format!("PyTorch from the {} wheel index brings cuDNN 9", &marker[at + 1..at + 3 + digits.len()]))
-    })
+    let tag = format!("cu{digits}");
+    let kb = crate::kb::kb().ok()?;
+    let majors: BTreeSet<u64> = kb
+        .pytorch
+        .release
+        .iter()
+        .flat_map(|r| &r.build)
+        .filter(|b| b.tag == tag)
+        .filter_map(|b| b.cudnn.as_ref().map(|c| c.major()))
+        .collect();
+    let [major] = majors.into_iter().collect::<Vec<_>>()[..] else { return None };
+    Some((major, format!("PyTorch from the {tag} wheel index brings cuDNN {major}")))
 }
 
 /// A missing cuDNN library of one major while the log names the cuDNN that is there: the user's
@@ -4109,7 +4117,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cudnn_8_library_missing_under_a_cu124_or_later_index_is_the_cudnn_major() {
+    fn a_cudnn_library_missing_under_a_wheel_index_of_the_other_major_is_the_cudnn_major() {
         let dll = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!";
         let nightly = format!(
             "pip3 install --pre torch --index-url https://download.pytorch.org/whl/nightly/cu129\n{dll}"
@@ -4120,6 +4128,12 @@ mod tests {
         assert_ne!(top(&cu121).1, Category::CudnnVersionMismatch);
         assert_eq!(wheel_index_cudnn_major("download.pytorch.org/whl/cu126").map(|t| t.0), Some(9));
         assert_eq!(wheel_index_cudnn_major("download.pytorch.org/whl/cu118"), None);
+        // Read from data/pytorch.toml's pins, the older indices too: cu117 served cuDNN 8 only.
+        assert_eq!(wheel_index_cudnn_major("download.pytorch.org/whl/cu117").map(|t| t.0), Some(8));
+        let nine = "Could not load library libcudnn_ops.so.9. Error: libcudnn_ops.so.9: cannot open shared object file: No such file or directory";
+        let cu117 =
+            format!("pip install torch==1.13.1 --index-url https://download.pytorch.org/whl/cu117\n{nine}");
+        assert_eq!(top(&cu117).1, Category::CudnnVersionMismatch);
     }
 
     #[test]
