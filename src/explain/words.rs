@@ -17,12 +17,13 @@
 //! right category first for 4631 of 7350 reports where the naive Bayes did for 4256 (4398 as a
 //! complement naive Bayes, 4506 as a logistic regression); the whole explanation, keyword vote and
 //! ranking rules included, went from 4887 (the naive Bayes, leave-one-out) to 4948, and the 191
-//! held-out reports from 107 to 109.
+//! held-out reports from 107 to 109 (`scripts/word-model-experiments.py` compares the
+//! classifiers outside the tests).
 //!
 //! `explain` uses it only where no signature matches: it replaces guessing from a fixed keyword
 //! list with the corpus's own evidence of which words go with which fix. Measured on reports the
 //! corpus did not hold, it answers more of them right than the keyword vote did (see the README).
-//! Pure functions of the text and the counts.
+//! Pure functions of the text and the weights; training is deterministic (a fixed shuffle).
 
 use super::Category;
 use std::collections::{BTreeMap, BTreeSet};
