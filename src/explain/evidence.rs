@@ -759,12 +759,6 @@ fn library_path_in(context: &str, file: &str) -> Option<String> {
 
 /// The first installed package other than PyTorch and the first of the program's own files that
 /// the Python traceback frames in `context` name (see [`LogEvidence::library_frame`]).
-/// The first installed package other than PyTorch that the Python traceback frames in `text`
-/// run through (see [`LogEvidence::library_frame`]).
-pub fn library_frame(text: &str) -> Option<String> {
-    traceback_frames(text, patterns()).0
-}
-
 fn traceback_frames(context: &str, p: &Patterns) -> (Option<String>, Option<String>) {
     let (mut library, mut own) = (None, None);
     for c in p.frame.captures_iter(context) {

@@ -299,8 +299,12 @@ pub fn explain_unrecognised(
         return None;
     }
     let by_words = model.rank(text);
-    // The installed package the traceback runs through: a library's own bug is most likely its.
-    let library = evidence::library_frame(text);
+    // What the text says of its set-up, read once: the ranking weighs it, and the installed package
+    // its traceback runs through is the one a library's own bug most likely is. A cuDNN library
+    // named by file is what the text is about (its major is then held against the other cuDNN
+    // versions the text names).
+    let key = evidence::first_cudnn_file(text).unwrap_or_default();
+    let ev = evidence::extract(text, key, &[], None, table);
     let vote_total: f64 = votes.iter().map(|v| v.score).sum();
     // Each category's share: the model's and the vote's, blended (either alone when the other is silent).
     let mut shares: Vec<(Category, f64)> = Vec::new();
@@ -341,7 +345,7 @@ pub fn explain_unrecognised(
                 .then(|| CUDA_VISIBLE_DEVICES.to_string());
             let fix =
                 votes.iter().find(|v| v.category == category).and_then(|v| v.fix.clone()).unwrap_or_else(
-                    || match (category, library.as_deref()) {
+                    || match (category, ev.library_frame.as_deref()) {
                         (Category::Other, Some(package)) => library_fix(package),
                         _ => c.fix.clone(),
                     },
@@ -389,10 +393,6 @@ pub fn explain_unrecognised(
     };
     let line_text = text[line_start..].lines().next().unwrap_or("").to_string();
     let line_no = first_line + text[..line_start].matches('\n').count() as u64;
-    // A cuDNN library named by file is what the text is about (its major is then held against
-    // the other cuDNN versions the text names).
-    let key = evidence::first_cudnn_file(text).unwrap_or_default();
-    let ev = evidence::extract(text, key, &[], None, table);
     let (ranked, facts_not_used) =
         super::rank_where_the_log_is_from(&sig, &ev, report, &BTreeSet::new(), table);
     Some(Explanation {
