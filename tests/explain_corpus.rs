@@ -7,38 +7,10 @@
 use cudoctor::explain::known::KnownReports;
 use cudoctor::explain::words::WordModel;
 use cudoctor::explain::{self, Category, Explanation, Learned};
-use serde::Deserialize;
 use std::path::Path;
 
 mod common;
-
-#[derive(Deserialize)]
-struct Case {
-    url: String,
-    category: String,
-    fix: String,
-    text: String,
-}
-
-fn load() -> Vec<(String, Case)> {
-    load_from("tests/explain_corpus")
-}
-
-fn load_from(folder: &str) -> Vec<(String, Case)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
-    let mut cases: Vec<(String, Case)> = fs_err::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .map(|p| {
-            let case: Case = toml::from_str(&fs_err::read_to_string(&p).unwrap())
-                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            (p.file_stem().unwrap().to_string_lossy().into_owned(), case)
-        })
-        .collect();
-    cases.sort_by(|a, b| a.0.cmp(&b.0));
-    cases
-}
+use common::{load, load_from, Case};
 
 /// The word model that never saw `case`: each report is ranked by a model trained on the nine
 /// tenths of the corpus that do not hold it, so the corpus measures it as on a report it has

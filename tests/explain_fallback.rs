@@ -6,31 +6,18 @@
 //! is 14% of the corpus) and no category may come first when it is never right.
 
 use cudoctor::explain::{self, fallback, Category};
-use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 mod common;
 
-#[derive(Deserialize)]
-struct Case {
-    url: String,
-    category: String,
-    text: String,
-}
-
 #[test]
 fn the_fallback_alone_puts_the_right_category_first_for_most_of_the_corpus() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explain_corpus");
     let mut right = 0;
     let mut total = 0;
     let mut silent = 0;
     // Per voted category: (right, voted).
     let mut precision: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
-    let mut paths: Vec<_> = fs_err::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    for p in paths.iter().filter(|p| p.extension().is_some_and(|x| x == "toml")) {
-        let case: Case = toml::from_str(&fs_err::read_to_string(p).unwrap()).unwrap();
+    for (name, case) in &common::load() {
         total += 1;
         // The word model that never saw this report: a report must not vote for itself.
         let model = common::model_without(&case.url);
@@ -55,12 +42,7 @@ fn the_fallback_alone_puts_the_right_category_first_for_most_of_the_corpus() {
                     )
                 })
                 .collect();
-            println!(
-                "MISS {} want {} got {}",
-                p.file_name().unwrap().to_string_lossy(),
-                case.category,
-                words.join(" | ")
-            );
+            println!("MISS {name}.toml want {} got {}", case.category, words.join(" | "));
         }
         if got.name() == case.category {
             right += 1;
