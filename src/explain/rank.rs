@@ -1694,15 +1694,9 @@ fn wheel_index_cudnn_major(marker: &str) -> Option<(u64, String)> {
     let at = marker.find("/cu")?;
     let digits: String = marker[at + 3..].chars().take_while(char::is_ascii_digit).collect();
     let tag = format!("cu{digits}");
-    let kb = crate::kb::kb().ok()?;
-    let majors: BTreeSet<u64> = kb
-        .pytorch
-        .release
-        .iter()
-        .flat_map(|r| &r.build)
-        .filter(|b| b.tag == tag)
-        .filter_map(|b| b.cudnn.as_ref().map(|c| c.major()))
-        .collect();
+    let builds = crate::kb::query::torch_tag(crate::kb::kb().ok()?, &tag).ok()?;
+    let majors: BTreeSet<u64> =
+        builds.releases.iter().filter_map(|r| r.build.cudnn.as_ref().map(|c| c.major())).collect();
     let [major] = majors.into_iter().collect::<Vec<_>>()[..] else { return None };
     Some((major, format!("PyTorch from the {tag} wheel index brings cuDNN {major}")))
 }
