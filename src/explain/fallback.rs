@@ -100,7 +100,8 @@ const MIN_KNOWN_WORDS: usize = 1;
 
 /// The vote's share of an unrecognised text's priors where both it and the word model speak
 /// (0.3 to 0.6 rank alike on 80 reports outside the corpus; below 0.45 the corpus, measured
-/// leave-one-out, loses a few).
+/// leave-one-out, loses a few; with the SVM word model in ten folds, 0.3 and 0.6 gave 4940 and
+/// 4910 of 7350 against 4948).
 const VOTE_SHARE: f64 = 0.45;
 
 #[derive(Deserialize)]
