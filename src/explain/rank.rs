@@ -4572,6 +4572,26 @@ mod tests {
         let ctypes = "The following directories listed in your path were found to be non-existent: {WindowsPath('/usr/local/cuda/lib64')}\n\
                       TypeError: argument of type 'WindowsPath' is not iterable";
         assert_eq!(top(ctypes), ("bitsandbytes-cuda-setup".into(), Category::CpuOnlyBuild));
+        // bitsandbytes' own warning is its; llama.cpp says the same words about itself
+        // (https://github.com/ggml-org/llama.cpp/issues/22778), which is no bitsandbytes set-up.
+        let warning = "The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.";
+        assert_eq!(top(warning).0, "bitsandbytes-cuda-setup");
+        let llama = "warning: no usable GPU found, --gpu-layers option will be ignored\n\
+                     warning: one possible reason is that llama.cpp was compiled without GPU support";
+        let result = crate::explain::scan::scan_bytes(llama.as_bytes(), table());
+        assert!(rules_only(&result).iter().all(|e| e.signature != "bitsandbytes-cuda-setup"));
+    }
+
+    #[test]
+    fn the_cuda_stub_library_names_both_ways_the_driver_s_libcuda_is_missed() {
+        let text = "failed to initialize CUDA: CUDA driver is a stub library";
+        let e = first(text);
+        let categories: Vec<Category> = e.causes.iter().map(|c| c.category).collect();
+        assert_eq!(e.signature, "cuda-stub-library");
+        // The stubs directory ahead on LD_LIBRARY_PATH, or the driver's libcuda.so.1 not on the
+        // loader's path at all (NixOS: /run/opengl-driver/lib): both are listed, before the rest.
+        assert_eq!(categories[..2], [Category::EnvVarMisconfig, Category::LibraryNotFound]);
+        assert!(e.causes[1].fix.contains("/run/opengl-driver/lib"), "{}", e.causes[1].fix);
     }
 
     #[test]
