@@ -63,16 +63,61 @@ fn the_word_model_is_trained_on_this_corpus() {
     assert_eq!(known.len(), cases.len());
 }
 
+/// Repositories that moved to another owner (GitHub redirects the old URLs): the old name, the new.
+const MOVED: [(&str, &str); 8] = [
+    ("ggerganov/llama.cpp", "ggml-org/llama.cpp"),
+    ("ggerganov/whisper.cpp", "ggml-org/whisper.cpp"),
+    ("google/jax", "jax-ml/jax"),
+    ("openai/triton", "triton-lang/triton"),
+    ("timdettmers/bitsandbytes", "bitsandbytes-foundation/bitsandbytes"),
+    ("comfyanonymous/comfyui", "comfy-org/comfyui"),
+    ("microsoft/deepspeed", "deepspeedai/deepspeed"),
+    ("pytorchlightning/pytorch-lightning", "lightning-ai/pytorch-lightning"),
+];
+
+/// A thread's URL as one name for it: lower case, no trailing slash, a moved repository under
+/// its new owner.
+fn same_thread(url: &str) -> String {
+    let url = url.trim_end_matches('/').to_lowercase();
+    let Some(path) = url.strip_prefix("https://github.com/") else { return url };
+    let mut parts = path.splitn(3, '/');
+    let (owner, repo, rest) =
+        (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let repository = format!("{owner}/{repo}");
+    let repository =
+        MOVED.iter().find(|(old, _)| *old == repository).map_or(repository.as_str(), |(_, new)| new);
+    format!("https://github.com/{repository}/{rest}")
+}
+
+#[test]
+fn a_thread_is_one_thread_under_its_old_owner_and_in_any_case() {
+    assert_eq!(
+        same_thread("https://github.com/ggerganov/llama.cpp/issues/3247/"),
+        same_thread("https://github.com/ggml-org/llama.cpp/issues/3247")
+    );
+    assert_eq!(
+        same_thread("https://github.com/NVIDIA/apex/issues/1"),
+        "https://github.com/nvidia/apex/issues/1"
+    );
+    // Forks keep their own numbers: these are two threads.
+    assert_ne!(
+        same_thread("https://github.com/weiliu89/caffe/issues/69"),
+        same_thread("https://github.com/yjxiong/caffe/issues/69")
+    );
+}
+
 #[test]
 fn the_corpus_is_real_and_well_formed() {
     let mut cases = load();
     // The held-out reports are checked alike, and none of them may be a corpus thread.
     cases.extend(load_from("tests/explain_heldout"));
     assert!(cases.len() >= 40, "only {} corpus cases", cases.len());
-    // One case per thread: a thread collected twice would count twice.
-    let mut urls: Vec<&str> = cases.iter().map(|(_, c)| c.url.trim_end_matches('/')).collect();
+    // One case per thread: a thread collected twice would count twice. GitHub's owner and
+    // repository names are case-blind, and a repository that moved keeps its issues' numbers
+    // (ggml-org/llama.cpp#3247 was once held again as ggerganov/llama.cpp#3247).
+    let mut urls: Vec<String> = cases.iter().map(|(_, c)| same_thread(&c.url)).collect();
     urls.sort_unstable();
-    let twice: Vec<&&str> = urls.windows(2).filter(|w| w[0] == w[1]).map(|w| &w[0]).collect();
+    let twice: Vec<&String> = urls.windows(2).filter(|w| w[0] == w[1]).map(|w| &w[0]).collect();
     assert!(twice.is_empty(), "threads collected twice: {twice:?}");
     for (name, c) in &cases {
         assert!(c.url.starts_with("https://github.com/"), "{name}: {}", c.url);
