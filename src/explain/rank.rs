@@ -4583,6 +4583,22 @@ mod tests {
     }
 
     #[test]
+    fn torch_without_its_cuda_functions_is_a_cpu_only_build() {
+        // torch.cuda calls into torch._C's _cuda_* functions, which only a CUDA build has.
+        for text in [
+            "AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'",
+            "AttributeError: module 'torch._C' has no attribute '_cuda_getDeviceCount'",
+        ] {
+            assert_eq!(top(text), ("torch-c-without-cuda".into(), Category::CpuOnlyBuild), "{text}");
+        }
+        // Another missing attribute of torch._C is no sign of a CPU build.
+        let other =
+            "AttributeError: module 'torch._C' has no attribute '_set_print_stack_traces_on_fatal_signal'";
+        let result = crate::explain::scan::scan_bytes(other.as_bytes(), table());
+        assert!(rules_only(&result).iter().all(|e| e.signature != "torch-c-without-cuda"));
+    }
+
+    #[test]
     fn the_cuda_stub_library_names_both_ways_the_driver_s_libcuda_is_missed() {
         let text = "failed to initialize CUDA: CUDA driver is a stub library";
         let e = first(text);

@@ -229,14 +229,13 @@ fn train_one(docs: &[(Sparse, usize)], category: usize, dims: usize) -> Vec<f64>
 }
 
 /// Models for measuring the word model on the reports it learns from: `k` models, the `i`-th
-/// trained on every report except those at positions `i`, `i + k`, `i + 2k`, …, so report `j` is
-/// ranked by model `j % k`, which never saw it (k-fold cross-validation: a classifier cannot
-/// cheaply forget one report, so leave-one-out would mean a training per report).
-pub fn cross_validation(reports: &[(&str, Category)], k: usize) -> Vec<WordModel> {
+/// trained on every report whose fold (`folds`, one per report, each below `k`) is not `i`, so a
+/// report of fold `f` is ranked by model `f`, which never saw it (k-fold cross-validation: a
+/// classifier cannot cheaply forget one report, so leave-one-out would mean a training per report).
+pub fn cross_validation(reports: &[(&str, Category)], folds: &[usize], k: usize) -> Vec<WordModel> {
+    assert_eq!(reports.len(), folds.len(), "one fold per report");
     (0..k)
-        .map(|fold| {
-            WordModel::train(reports.iter().enumerate().filter(|(j, _)| j % k != fold).map(|(_, &r)| r))
-        })
+        .map(|fold| WordModel::train(reports.iter().zip(folds).filter(|(_, &f)| f != fold).map(|(&r, _)| r)))
         .collect()
 }
 
@@ -604,7 +603,7 @@ mod tests {
             ),
             ("libcudnn.so.8: cannot open shared object file", Category::LibraryNotFound),
         ];
-        let folds = cross_validation(&reports, 2);
+        let folds = cross_validation(&reports, &[0, 1, 0, 1, 0], 2);
         assert_eq!(folds.len(), 2);
         // Fold 0 ranks reports 0, 2, 4 and was trained on 1 and 3 only: exactly that model.
         assert_eq!(folds[0], WordModel::train([reports[1], reports[3]]));
