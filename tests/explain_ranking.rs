@@ -342,3 +342,40 @@ fn code_cuda_13_no_longer_compiles_names_this_machine_s_toolkit_and_a_12_beside_
             > alone.causes.iter().find(|c| c.category == Category::CudaRuntimeMismatch).unwrap().score
     );
 }
+
+/// A Docker container whose GPU answers from inside: device nodes, NVML and cuDriverGetVersion.
+fn working_gpu_container() -> Report {
+    let mut r = machine();
+    r.host.containers.push(Fact::new(cudoctor::report::Container::Docker, Evidence::file("/.dockerenv")));
+    r.driver.device_nodes = ["/dev/nvidiactl", "/dev/nvidia0", "/dev/nvidia-uvm"]
+        .into_iter()
+        .map(|path| cudoctor::report::DeviceNode { path: path.into(), accessible: Some(true) })
+        .collect();
+    r.driver.nvml_version =
+        Some(Fact::new("580.95.05".parse().unwrap(), Evidence::api("nvmlSystemGetDriverVersion")));
+    r.driver.cuda_supported = Some(Fact::new(CudaVersion::new(13, 0), Evidence::api("cuDriverGetVersion")));
+    r
+}
+
+#[test]
+fn a_container_whose_gpu_answers_is_not_blamed_for_its_plumbing() {
+    // On the H200's container the stub-library message put "the container has no driver
+    // mounted" forward for being in a container, where NVML and libcuda answered.
+    let stub = "failed to initialize CUDA: CUDA driver is a stub library";
+    let container = |e: &Explanation| e.causes.iter().position(|c| c.category == Category::ContainerRuntime);
+    let here = explain_with(stub, Some(&working_gpu_container()));
+    let cause = here.causes.iter().find(|c| c.category == Category::ContainerRuntime).unwrap();
+    assert!(cause.against.iter().any(|a| a.contains("reaches the GPU")), "{:#?}", here.causes);
+    assert!(container(&here) > Some(1), "{:#?}", here.causes);
+    // In a container without device nodes the same cause comes first.
+    let mut blind = working_gpu_container();
+    blind.driver.device_nodes.clear();
+    assert_eq!(explain_with(stub, Some(&blind)).causes[0].category, Category::ContainerRuntime);
+    // The runtime's own message is the container's wherever it is read.
+    let runtime =
+        "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].";
+    assert_eq!(
+        explain_with(runtime, Some(&working_gpu_container())).causes[0].category,
+        Category::ContainerRuntime
+    );
+}

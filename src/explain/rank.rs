@@ -1189,12 +1189,35 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
         }
         return vec![adj(Category::ContainerRuntime, 0.3, "this is not a container")];
     }
+    // A container whose GPU answers (device nodes, NVML, and libcuda's cuDriverGetVersion) has its
+    // plumbing working: a cause such as "started without --gpus" or "no driver mounted" is
+    // contradicted for an error from here. Not for the container runtime's own messages (the
+    // signature's likeliest cause is the container), which come from where the container is
+    // started, not from inside it.
+    let gpu_answers = !report.driver.device_nodes.is_empty()
+        && report.driver.nvml_version.is_some()
+        && report.driver.cuda_supported.is_some();
+    let runtime_message = input
+        .signature
+        .causes
+        .iter()
+        .max_by(|a, b| a.weight.total_cmp(&b.weight))
+        .is_some_and(|c| c.category == Category::ContainerRuntime);
     if report.driver.device_nodes.is_empty() {
         vec![adj(
             Category::ContainerRuntime,
             4.0,
             format!("running in a container ({:?}) with no /dev/nvidia* device nodes", kinds[0])
                 .to_lowercase(),
+        )]
+    } else if gpu_answers && !runtime_message {
+        vec![adj(
+            Category::ContainerRuntime,
+            0.5,
+            format!(
+                "this container ({}) reaches the GPU: its device nodes, NVML and libcuda answer",
+                format!("{:?}", kinds[0]).to_lowercase()
+            ),
         )]
     } else {
         vec![adj(
