@@ -217,6 +217,13 @@ pub struct Signature {
     pub causes: Vec<Cause>,
 }
 
+impl Signature {
+    /// The cause of the highest prior weight: what the message most often means.
+    pub fn likeliest_cause(&self) -> Option<&Cause> {
+        self.causes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight))
+    }
+}
+
 /// A GPU product-name pattern and its compute capability.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct GpuFamily {
