@@ -70,18 +70,19 @@ pub enum Command {
     ///   cudoctor inspect --root /mnt/image --env-file image.env /usr/lib/x86_64-linux-gnu/libcudnn.so.9
     #[command(verbatim_doc_comment)]
     Inspect(crate::inspect::InspectArgs),
-    /// Explain a CUDA/cuDNN/framework error: a message, a log file (plain or gzip) or standard
-    /// input, matched against known error signatures; the candidate causes are ranked with this
-    /// machine's facts. Text that no signature knows is answered by the words it uses, marked
-    /// "unrecognised" (a guess: which fixes real reports with the same words needed, and a
-    /// keyword table), but only where trouble is written or a short title asks about the GPU stack
-    /// ("GPU becomes unavailable after computer wakes up"): a run that worked, nvidia-smi or
-    /// collect_env output get "No known GPU/CUDA error was found". A pasted text that is (part
-    /// of) a real report cudoctor knows, or that report's title, names that report's thread and
-    /// the fix it confirmed. A log that cannot be this machine's (another GPU, driver, Python or
-    /// site-packages directory; an issue's Markdown or a person's "I have tried…") is ranked on
-    /// its text alone, and the output says why: to rank with this machine, pass the log itself.
-    /// `cudoctor kb error TEXT` shows what the signature table knows.
+    /// Explain a CUDA/cuDNN/framework error: a message, a log file (plain or gzip) or
+    /// standard input, matched against known error signatures; the candidate causes are
+    /// ranked with this machine's facts. Text that no signature knows is answered by the
+    /// words it uses, marked "unrecognised" (a guess: which fixes real reports with the same
+    /// words needed, and a keyword table), but only where trouble is written or a short title
+    /// asks about the GPU stack ("GPU becomes unavailable after computer wakes up"): a run
+    /// that worked, nvidia-smi or collect_env output get "No known GPU/CUDA error was found".
+    /// A pasted text that is (part of) a real report cudoctor knows, or that report's title,
+    /// names that report's thread and the fix it confirmed. A log that cannot be this
+    /// machine's (another GPU, driver, Python or site-packages directory; an issue's Markdown
+    /// or a person's "I have tried…") is ranked on its text alone, and the output says why:
+    /// to rank with this machine, pass the log itself. `cudoctor kb error TEXT` shows what
+    /// the signature table knows.
     ///
     /// Examples:
     ///   cudoctor explain "CUDNN_STATUS_INTERNAL_ERROR"
