@@ -379,3 +379,37 @@ fn a_container_whose_gpu_answers_is_not_blamed_for_its_plumbing() {
         Category::ContainerRuntime
     );
 }
+
+#[test]
+fn triton_s_invalid_kernel_image_is_weighed_on_the_driver_not_on_the_framework_s_cuda() {
+    let msg = "RuntimeError: Triton Error [CUDA]: device kernel image is invalid";
+    // PyTorch 2.1 for CUDA 11.8 runs on a CUDA 11.4 driver, but Triton compiles with its own CUDA
+    // 12 ptxas: the driver is too old for Triton (https://github.com/pytorch/pytorch/issues/119054).
+    let mut old = machine();
+    old.driver.cuda_supported = Some(Fact::new(CudaVersion::new(11, 4), Evidence::api("cuDriverGetVersion")));
+    old.frameworks.push(torch("2.1.2", "11.8", "8.7.0"));
+    let e = explain_with(msg, Some(&old));
+    assert_eq!(e.signature, "triton-kernel-image-invalid");
+    assert_eq!(e.causes[0].category, Category::DriverTooOld, "{:#?}", e.causes);
+    assert!(e.causes[0].facts.iter().any(|f| f.contains("CUDA 12 ptxas")), "{:#?}", e.causes[0]);
+    assert!(
+        e.causes[0].against.is_empty(),
+        "the framework's CUDA 11.8 says nothing here: {:#?}",
+        e.causes[0]
+    );
+
+    let mut new = machine();
+    new.driver.cuda_supported = Some(Fact::new(CudaVersion::new(13, 0), Evidence::api("cuDriverGetVersion")));
+    new.frameworks.push(torch("2.11.0", "13.0", "9.15.0"));
+    let e = explain_with(msg, Some(&new));
+    assert_ne!(e.causes[0].category, Category::DriverTooOld, "{:#?}", e.causes);
+}
+
+#[test]
+fn the_same_invalid_kernel_image_reads_as_a_missing_architecture_from_tensorflow_s_start_up() {
+    let tf = "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: device kernel image is invalid";
+    assert_eq!(explain_with(tf, None).causes[0].category, Category::ArchUnsupported);
+    // Elsewhere (llama.cpp, ollama) the code is most often newer than the driver.
+    let ggml = "CUDA error: device kernel image is invalid\n  current device: 0, in function ggml_cuda_compute_forward";
+    assert_eq!(explain_with(ggml, None).causes[0].category, Category::DriverTooOld);
+}

@@ -484,9 +484,10 @@ fn patterns() -> &'static Patterns {
             // runs too. So does an image tag in the scheme of NVIDIA's and PyTorch's CUDA images
             // (`nvidia/cuda:11.7.1-devel-ubuntu20.04`, `pytorch:1.13.1-py3.8.16-cuda11.7.1-devel-ubuntu20.04`;
             // the OS suffix marks NVIDIA's scheme), "in a docker on my server", and docker-compose
-            // v1's progress lines ("Creating vqgan-clip-docker_generate_run ... done").
+            // v1's progress lines ("Creating vqgan-clip-docker_generate_run ... done"), and a
+            // Dockerfile's base-image line pasted with the error (`FROM jrottenberg/ffmpeg:4.2-nvidia`).
             container: re(
-                r"(?m)(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)|(?i:\bdocker) ?(?:运行|中|里|容器|内)|(?i:\b(?:in|inside|within) (?:a|my) docker\b)|:[\w.-]*-(?:devel|runtime|base)-(?:ubuntu|centos|rockylinux|ubi)[\d.]+\b|^(?:Creating|Recreating|Starting) [\w.-]+ \.\.\. done\b",
+                r"(?m)^FROM [\w./-]+:[\w.-]+(?: (?i:as) [\w.-]+)?[ \t]*$|(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)|(?i:\bdocker) ?(?:运行|中|里|容器|内)|(?i:\b(?:in|inside|within) (?:a|my) docker\b)|:[\w.-]*-(?:devel|runtime|base)-(?:ubuntu|centos|rockylinux|ubi)[\d.]+\b|^(?:Creating|Recreating|Starting) [\w.-]+ \.\.\. done\b",
             ),
             // Any word for a container, for a text alone: a report that names none was, in the
             // corpus, never fixed in the container (the bare `libcuda.so.1: cannot open` of a
@@ -1454,6 +1455,11 @@ mod tests {
         );
         assert_eq!(container("[root@24c96d985c30 /]# nvidia-smi").as_deref(), Some("root@24c96d985c30"));
         assert_eq!(container("I use docker sometimes, but not here"), None);
+        assert_eq!(
+            container("FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04 AS base\n").as_deref(),
+            Some("FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04 AS base")
+        );
+        assert_eq!(container("SELECT a\nFROM events WHERE x = 1"), None);
         // Said in prose (https://github.com/zzzyuqing/DreamMat/issues/14).
         assert_eq!(
             container("I pulled the official docker image but torch.cuda.is_available() = False").as_deref(),

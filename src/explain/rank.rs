@@ -133,6 +133,7 @@ pub const RULES: &[Rule] = &[
     jax_plugin_failure_reason,
     cudnn_attention_arch,
     xla_kernel_image_vs_driver,
+    triton_ptxas_vs_driver,
     ort_build_vs_log,
     paddle_build_vs_cuda_in_log,
     wsl_without_driver,
@@ -877,6 +878,11 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
         ));
     }
     let (Some(driver), Some(_)) = (driver, input.report) else { return out };
+    // Triton's kernels are compiled by the ptxas it bundles, not with the framework's CUDA: the
+    // framework's version says nothing there (triton_ptxas_vs_driver weighs it).
+    if input.signature.id == TRITON_KERNEL_IMAGE {
+        return out;
+    }
     for fw in relevant_frameworks(input) {
         let Some(cuda) = &fw.cuda else { continue };
         if cuda.value.major > driver.major
@@ -3023,6 +3029,49 @@ pub fn xla_kernel_image_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
         ),
         adj(Category::ArchUnsupported, 0.4, "XLA compiles its kernels for the GPU it runs on"),
     ]
+}
+
+const TRITON_KERNEL_IMAGE: &str = "triton-kernel-image-invalid";
+
+/// Triton compiles each kernel with the ptxas it bundles, of CUDA 12 since Triton 2.1 (the one
+/// PyTorch 2.1 pins): a driver that supports only CUDA 11 cannot load the result, whatever CUDA the
+/// framework was built for (driver 470 in <https://github.com/triton-lang/triton/issues/3001> and
+/// <https://github.com/pytorch/pytorch/issues/119054>, 515 in
+/// <https://github.com/vllm-project/vllm/issues/5713>). The driver's CUDA comes from this machine,
+/// or else from a driver version or "found version" in the log.
+pub fn triton_ptxas_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != TRITON_KERNEL_IMAGE {
+        return vec![];
+    }
+    let ev = input.evidence;
+    let (driver, whose) = match input.report.and_then(|r| r.driver.cuda_supported.as_ref()) {
+        Some(f) => (f.value, "this machine's driver"),
+        None => match ev.driver_cuda.or_else(|| ev.driver_version.as_ref().and_then(newest_cuda_of)) {
+            Some(c) => (c, "the driver in the log"),
+            None => return vec![],
+        },
+    };
+    if driver.major < 12 {
+        vec![
+            adj(
+                Category::DriverTooOld,
+                4.0,
+                format!(
+                    "{whose} supports CUDA {driver} at most; Triton 2.1 and later compile with the CUDA 12 ptxas they bundle"
+                ),
+            ),
+            adj(Category::ArchUnsupported, 0.5, "Triton compiles its kernels for the GPU it runs on"),
+        ]
+    } else if driver.major >= 13 {
+        // Triton 3.6 (PyTorch 2.11) bundles the ptxas of CUDA 12.8, read on the H200.
+        vec![adj(
+            Category::DriverTooOld,
+            0.3,
+            format!("{whose} supports CUDA {driver}, newer than the ptxas Triton bundles (CUDA 12.8 in Triton 3.6)"),
+        )]
+    } else {
+        vec![]
+    }
 }
 
 /// JAX's CUDA plugin failing to initialize says why at the end of its traceback: when the same log
