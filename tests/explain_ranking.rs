@@ -413,3 +413,24 @@ fn the_same_invalid_kernel_image_reads_as_a_missing_architecture_from_tensorflow
     let ggml = "CUDA error: device kernel image is invalid\n  current device: 0, in function ggml_cuda_compute_forward";
     assert_eq!(explain_with(ggml, None).causes[0].category, Category::DriverTooOld);
 }
+
+#[test]
+fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
+    use cudoctor::report::{Container, DeviceNode, EnvVar};
+    let msg = "[h264_nvenc @ 0x5581d0] Cannot load libnvidia-encode.so.1";
+    let in_docker = |caps: &str| {
+        let mut r = machine();
+        r.host.containers.push(Fact::new(Container::Docker, Evidence::file("/.dockerenv")));
+        r.driver.device_nodes.push(DeviceNode { path: "/dev/nvidia0".into(), accessible: Some(true) });
+        r.environment.push(EnvVar { name: "NVIDIA_DRIVER_CAPABILITIES".into(), value: caps.into() });
+        r
+    };
+    // The H200's container: no `video`, so no libnvidia-encode mounted.
+    let e = explain_with(msg, Some(&in_docker("compute,graphics,utility")));
+    assert_eq!(e.signature, "nvenc-library-missing");
+    assert_eq!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
+    assert!(e.causes[0].facts.iter().any(|f| f.contains("leaves out video")), "{:#?}", e.causes[0]);
+
+    let e = explain_with(msg, Some(&in_docker("all")));
+    assert_ne!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
+}

@@ -134,6 +134,7 @@ pub const RULES: &[Rule] = &[
     cudnn_attention_arch,
     xla_kernel_image_vs_driver,
     triton_ptxas_vs_driver,
+    video_capability_in_container,
     ort_build_vs_log,
     paddle_build_vs_cuda_in_log,
     wsl_without_driver,
@@ -1227,6 +1228,42 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
             1.2,
             format!("running in a container ({:?})", kinds[0]).to_lowercase(),
         )]
+    }
+}
+
+/// NVENC's library (libnvidia-encode.so.1) is mounted into a container by the NVIDIA runtime only
+/// with the `video` driver capability: NVIDIA_DRIVER_CAPABILITIES names it (or `all`), and unset it
+/// means compute and utility only
+/// (<https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html>).
+/// The H200's container, set to compute,graphics,utility, has no libnvidia-encode.
+pub fn video_capability_in_container(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "nvenc-library-missing" {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    if host_containers(report).is_empty() {
+        return vec![];
+    }
+    let caps = report.environment.iter().find(|e| e.name == "NVIDIA_DRIVER_CAPABILITIES");
+    match caps {
+        Some(v) if v.value.split(',').any(|c| matches!(c.trim(), "video" | "all")) => vec![adj(
+            Category::ContainerRuntime,
+            0.2,
+            format!("NVIDIA_DRIVER_CAPABILITIES={} includes video: the runtime mounts the encode library", v.value),
+        )],
+        Some(v) => vec![adj(
+            Category::ContainerRuntime,
+            4.0,
+            format!(
+                "NVIDIA_DRIVER_CAPABILITIES={} leaves out video, so the NVIDIA runtime did not mount libnvidia-encode",
+                v.value
+            ),
+        )],
+        None => vec![adj(
+            Category::ContainerRuntime,
+            2.0,
+            "NVIDIA_DRIVER_CAPABILITIES is unset: the NVIDIA runtime then mounts the compute and utility libraries only",
+        )],
     }
 }
 
@@ -3063,11 +3100,14 @@ pub fn triton_ptxas_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
             adj(Category::ArchUnsupported, 0.5, "Triton compiles its kernels for the GPU it runs on"),
         ]
     } else if driver.major >= 13 {
-        // Triton 3.6 (PyTorch 2.11) bundles the ptxas of CUDA 12.8, read on the H200.
+        // Triton 3.6 (PyTorch 2.11) bundles the ptxas of CUDA 12.8 and, for Blackwell, 12.9: read
+        // on the H200 (`ptxas --version` in triton/backends/nvidia/bin).
         vec![adj(
             Category::DriverTooOld,
             0.3,
-            format!("{whose} supports CUDA {driver}, newer than the ptxas Triton bundles (CUDA 12.8 in Triton 3.6)"),
+            format!(
+                "{whose} supports CUDA {driver}, newer than the ptxas Triton bundles (CUDA 12.8, and 12.9 for Blackwell, in Triton 3.6)"
+            ),
         )]
     } else {
         vec![]
