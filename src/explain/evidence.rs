@@ -674,7 +674,10 @@ fn patterns() -> &'static Patterns {
             // are not read as cards.
             // Also after a preposition or verb of owning ("run failed with 5080", "on my 4090"
             // is caught by "my", "bought 5070"), still only for the GeForce numbers.
-            gpu_bare: re(r"(?i)\b(?:a|an|my|the|two|four|eight|\dx|with|on|using|bought|got|own) ((?:10[5-8]|16[56]|20[6-8]|30[5-9]|40[6-9]|50[6-9])0)(?: ?(ti|super)\b)?"),
+            // And where the text labels it: "GPU: 3080", "显卡：3080" (graphics card).
+            gpu_bare: re(
+                r"(?i)(?:\b(?:a|an|my|the|two|four|eight|\dx|with|on|using|bought|got|own) |\bgpu\s*[:：]\s*|显卡(?:型号)?\s*[:：]?\s*)((?:10[5-8]|16[56]|20[6-8]|30[5-9]|40[6-9]|50[6-9])0)(?: ?(ti|super)\b)?",
+            ),
             // A generation instead of a card: "GeForce RTX 50XX", "RTX 40-series", "RTX Blackwell".
             gpu_generation: re(r"(?i)\brtx ?([2-5]0)(?:xx\b|[- ]?series\b)|\b(blackwell)\b"),
         }
@@ -1324,6 +1327,8 @@ mod tests {
         );
         assert_eq!(ev("two 2080 ti cards").gpu_name.as_deref(), Some("RTX 2080 Ti"));
         assert_eq!(ev("on my 1060").gpu_name.as_deref(), Some("GTX 1060"));
+        assert_eq!(ev("显卡：3080\ncuda10.2").gpu_name.as_deref(), Some("RTX 3080"));
+        assert_eq!(ev("GPU: 4090, driver 550").gpu_name.as_deref(), Some("RTX 4090"));
         assert_eq!(ev("since 2080 people have asked; 3090 MB free").gpu_name, None);
     }
 
