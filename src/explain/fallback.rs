@@ -714,6 +714,17 @@ mod tests {
     }
 
     #[test]
+    fn a_process_the_kernel_killed_is_out_of_host_memory() {
+        let text = "train.sh: line 18:    36 Killed                  python3 train.py --batch 64\nTraining process finished. Exit code: 137\n";
+        let e = guess(text).unwrap();
+        assert_eq!(e.causes[0].category, Category::Oom, "{:?}", e.causes);
+        assert!(e.causes[0].fix.contains("host memory"), "{}", e.causes[0].fix);
+        // "killed" in prose is not the shell's report of a SIGKILL.
+        let e = guess("the process was killed by the watchdog after a NCCL timeout\n").unwrap();
+        assert!(!e.causes[0].fix.contains("host memory"), "{:?}", e.causes[0]);
+    }
+
+    #[test]
     fn an_unrecognised_text_gets_ranked_causes_and_the_line_that_voted() {
         let text = "step 10 ok\nstep 11 ok\nFatal: failed to open /dev/nvidiactl: Permission denied\n";
         let e = explain_unrecognised(text, 40, None, table(), crate::explain::words::model()).unwrap();
