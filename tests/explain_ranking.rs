@@ -434,3 +434,21 @@ fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
     let e = explain_with(msg, Some(&in_docker("all")));
     assert_ne!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
 }
+
+#[test]
+fn an_invalid_device_ordinal_on_a_mig_gpu_is_the_visible_devices_setting() {
+    let msg = "RuntimeError: CUDA error: invalid device ordinal";
+    // A plain machine: the hard-coded index is the usual cause.
+    assert_eq!(explain_with(msg, Some(&machine())).causes[0].category, Category::UserCodeBug);
+    // An A100 in MIG mode: a process sees one instance, the one CUDA_VISIBLE_DEVICES names.
+    let mut mig = machine();
+    let mut a100 = gpu("NVIDIA A100-SXM4-80GB", (8, 0), 81920, 0, vec![]);
+    a100.mig_enabled = Some(true);
+    mig.gpus.devices.push(a100);
+    let e = explain_with(msg, Some(&mig));
+    assert_eq!(e.causes[0].category, Category::EnvVarMisconfig, "{:#?}", e.causes);
+    assert!(e.causes[0].facts.iter().any(|f| f.contains("MIG mode")), "{:#?}", e.causes[0]);
+    // Without a machine, the log has to name MIG.
+    let log = format!("CUDA_VISIBLE_DEVICES=MIG-4b5e6f7a-1111-2222-3333-444455556666\n{msg}");
+    assert_eq!(explain_with(&log, None).causes[0].category, Category::EnvVarMisconfig);
+}

@@ -104,6 +104,11 @@ pub struct LogEvidence {
     /// `/usr/lib/wsl/lib`): the driver lives on the Windows side and libcuda comes from there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wsl_in_log: Option<String>,
+    /// The log shows a GPU in MIG mode (a `MIG-<uuid>` device, "MIG mode", a MIG instance or
+    /// slice, the `MIG` acronym on its own): a CUDA process then sees one MIG instance, the one
+    /// CUDA_VISIBLE_DEVICES names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mig_in_log: Option<String>,
     /// The log shows WSL 1 (its `4.4.0-<build>-Microsoft` kernel, or the user naming WSL1), which
     /// has no GPU support at all: no driver, no libcuda, whatever is installed inside it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -373,6 +378,7 @@ struct Patterns {
     container_word: Regex,
     wsl: Regex,
     wsl1: Regex,
+    mig: Regex,
     windows: Regex,
     written_report: Regex,
     colab: Regex,
@@ -496,6 +502,8 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\b(?:docker\w*|containers?|containeri[sz]ed|containerd|kubernetes|k8s|kubectl|kubelet|pods?|podman|singularity|apptainer|enroot|pyxis|nvidia-ctk|cri-o|helm)\b|\bnvidia/cuda:|容器",
             ),
             wsl: re(r"(?i)\bwsl ?2\b|\bwsl\b|-microsoft-standard|/usr/lib/wsl/"),
+            // Case-sensitive: "mig" is a word in other languages and a prefix of "migrate".
+            mig: re(r"\bMIG-[0-9a-fA-F]{8}|\bMIG\b"),
             // WSL 1 runs on a translation layer that reports a 4.4.0-<Windows build>-Microsoft
             // kernel (WSL 2's is `-microsoft-standard[-WSL2]`), and has no GPU support
             // (https://github.com/microsoft/WSL/issues/5554: "That kernel version indicates that you
@@ -943,6 +951,7 @@ pub fn extract(
     ev.container_in_log = found(&p.container);
     ev.names_container = ev.container_in_log.is_some() || p.container_word.is_match(context);
     ev.wsl_in_log = found(&p.wsl);
+    ev.mig_in_log = found(&p.mig);
     ev.wsl1_in_log = found(&p.wsl1).map(|m| m.trim_end_matches(|c: char| !c.is_alphanumeric()).to_string());
     ev.windows_in_log = found(&p.windows);
     // The marker as written, cut at a few words: a person's line can run on into the error.
@@ -1664,6 +1673,8 @@ mod tests {
         );
         let e = ev("I got the error under wsl2 with cuda 12.1");
         assert_eq!(e.wsl_in_log.as_deref(), Some("wsl2"));
+        assert_eq!(ev("A100 with MIG enabled (3g.40gb)").mig_in_log.as_deref(), Some("MIG"));
+        assert_eq!(ev("after we migrate the checkpoint; mig 2 done").mig_in_log, None);
         assert_eq!(
             ev("Linux 5.15.90.1-microsoft-standard-WSL2").wsl_in_log.as_deref(),
             Some("-microsoft-standard")

@@ -135,6 +135,7 @@ pub const RULES: &[Rule] = &[
     xla_kernel_image_vs_driver,
     triton_ptxas_vs_driver,
     video_capability_in_container,
+    mig_device_selection,
     ort_build_vs_log,
     paddle_build_vs_cuda_in_log,
     wsl_without_driver,
@@ -1265,6 +1266,33 @@ pub fn video_capability_in_container(input: &RuleInput<'_>) -> Vec<Adjustment> {
             "NVIDIA_DRIVER_CAPABILITIES is unset: the NVIDIA runtime then mounts the compute and utility libraries only",
         )],
     }
+}
+
+/// On a GPU in MIG mode a CUDA process enumerates one MIG instance only, the one
+/// CUDA_VISIBLE_DEVICES names (by its `MIG-<uuid>`), so an ordinal past 0 is invalid and a job
+/// given another slice's index finds none
+/// (<https://docs.nvidia.com/datacenter/tesla/mig-user-guide/index.html#cuda-device-enumeration>;
+/// <https://github.com/mlcommons/training/issues/442>, a Slurm node's A100 slices). The machine's
+/// GPUs say whether MIG is on; without a report, the log must name MIG.
+pub fn mig_device_selection(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const SIGNATURES: [&str; 3] =
+        ["cuda-invalid-device-ordinal", "torch-allocator-nvml-assert", "torch-device-num-gpus-assert"];
+    if !SIGNATURES.contains(&input.signature.id.as_str()) || !has(input, Category::EnvVarMisconfig) {
+        return vec![];
+    }
+    let fact = match input.report {
+        Some(r) if r.gpus.devices.iter().any(|g| g.mig_enabled == Some(true)) => {
+            "a GPU of this machine is in MIG mode: a CUDA process sees one MIG instance, the one CUDA_VISIBLE_DEVICES names".to_string()
+        }
+        Some(_) => return vec![],
+        None => match input.evidence.mig_in_log.as_deref() {
+            Some(hint) => format!(
+                "the log shows MIG (\"{hint}\"): a CUDA process sees one MIG instance, the one CUDA_VISIBLE_DEVICES names"
+            ),
+            None => return vec![],
+        },
+    };
+    vec![adj(Category::EnvVarMisconfig, 3.0, fact)]
 }
 
 /// The same log also holds an error whose most likely cause is the container runtime (the NVIDIA
