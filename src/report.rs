@@ -408,7 +408,7 @@ pub enum ModuleFlavour {
 /// A user-space driver library file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DriverLibrary {
-    /// Library name (`libcuda`, `libnvidia-ml`, `libnvidia-ptxjitcompiler`).
+    /// Library name (`libcuda`, `libnvidia-ml`, `libnvidia-ptxjitcompiler`, `libnvidia-encode`).
     pub name: String,
     /// Machine path of the versioned file.
     pub path: String,

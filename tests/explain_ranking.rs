@@ -433,6 +433,21 @@ fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
 
     let e = explain_with(msg, Some(&in_docker("all")));
     assert_ne!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
+
+    // The library itself on the machine outweighs the variable (the H200's container has it in
+    // /usr/local/nvidia/lib64 though its capabilities leave out video).
+    let mut has_it = in_docker("compute,graphics,utility");
+    has_it.driver.libraries.push(cudoctor::report::DriverLibrary {
+        name: "libnvidia-encode".into(),
+        path: "/usr/local/nvidia/lib64/libnvidia-encode.so.580.159.04".into(),
+        version: Some("580.159.04".parse().unwrap()),
+        forward_compat: false,
+        origin: Origin::Driver,
+        evidence: vec![],
+    });
+    let e = explain_with(msg, Some(&has_it));
+    assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);
+    assert!(e.causes[0].facts[0].contains("/usr/local/nvidia/lib64"), "{:#?}", e.causes[0]);
 }
 
 #[test]

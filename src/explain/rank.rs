@@ -1236,12 +1236,25 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// with the `video` driver capability: NVIDIA_DRIVER_CAPABILITIES names it (or `all`), and unset it
 /// means compute and utility only
 /// (<https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html>).
-/// The H200's container, set to compute,graphics,utility, has no libnvidia-encode.
+/// What the machine holds comes first: the H200's container is set to compute,graphics,utility,
+/// yet its /usr/local/nvidia/lib64 holds libnvidia-encode.so.580.159.04 (mounted by other means);
+/// there the loader's path is what to look at, not the capability.
 pub fn video_capability_in_container(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "nvenc-library-missing" {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
+    if let Some(lib) = report.driver.libraries.iter().find(|l| l.name == "libnvidia-encode") {
+        return vec![
+            adj(
+                Category::LibraryNotFound,
+                3.0,
+                format!("{} is on this machine: the program's loader did not find it there", lib.path),
+            ),
+            adj(Category::ContainerRuntime, 0.3, format!("{} is on this machine", lib.path)),
+            adj(Category::DriverNotLoaded, 0.3, format!("{} is on this machine", lib.path)),
+        ];
+    }
     if host_containers(report).is_empty() {
         return vec![];
     }

@@ -13,9 +13,18 @@ use crate::system::{EntryKind, System};
 use crate::version::{CudaVersion, DriverVersion};
 use std::path::{Path, PathBuf};
 
-/// The driver libraries that matter to CUDA work (graphics libraries are left out).
-pub const COMPUTE_LIBRARIES: &[&str] =
-    &["libcuda", "libnvidia-ml", "libnvidia-ptxjitcompiler", "libnvidia-nvvm", "libcudadebugger"];
+/// The driver libraries that matter to CUDA work and to its video codecs (NVENC's
+/// libnvidia-encode, NVDEC's libnvcuvid: FFmpeg and the decoders of the frameworks load them);
+/// graphics libraries are left out.
+pub const COMPUTE_LIBRARIES: &[&str] = &[
+    "libcuda",
+    "libnvidia-ml",
+    "libnvidia-ptxjitcompiler",
+    "libnvidia-nvvm",
+    "libcudadebugger",
+    "libnvidia-encode",
+    "libnvcuvid",
+];
 
 /// Directories where driver libraries live: distribution paths, the NVIDIA container runtime's
 /// mount point, WSL2's driver store.
