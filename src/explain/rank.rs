@@ -134,7 +134,7 @@ pub const RULES: &[Rule] = &[
     cudnn_attention_arch,
     xla_kernel_image_vs_driver,
     triton_ptxas_vs_driver,
-    video_capability_in_container,
+    nvenc_library_and_video_capability,
     mig_device_selection,
     ort_build_vs_log,
     paddle_build_vs_cuda_in_log,
@@ -1232,14 +1232,14 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
-/// NVENC's library (libnvidia-encode.so.1) is mounted into a container by the NVIDIA runtime only
-/// with the `video` driver capability: NVIDIA_DRIVER_CAPABILITIES names it (or `all`), and unset it
-/// means compute and utility only
+/// NVENC's missing library (libnvidia-encode.so.1), read on what the machine holds first: where
+/// the library is present, the loader's path is to blame; where it is absent in a container, the
+/// container's capabilities. The NVIDIA runtime mounts it only with the `video` driver capability:
+/// NVIDIA_DRIVER_CAPABILITIES names it (or `all`), and unset it means compute and utility only
 /// (<https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html>).
-/// What the machine holds comes first: the H200's container is set to compute,graphics,utility,
-/// yet its /usr/local/nvidia/lib64 holds libnvidia-encode.so.580.159.04 (mounted by other means);
-/// there the loader's path is what to look at, not the capability.
-pub fn video_capability_in_container(input: &RuleInput<'_>) -> Vec<Adjustment> {
+/// The library outweighs the variable: the H200's container is set to compute,graphics,utility,
+/// yet its /usr/local/nvidia/lib64 holds libnvidia-encode.so.580.159.04 (mounted by other means).
+pub fn nvenc_library_and_video_capability(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "nvenc-library-missing" {
         return vec![];
     }
