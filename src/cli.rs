@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Finds, explains and fixes the NVIDIA GPU stack under PyTorch, TensorFlow, JAX and friends.
 #[derive(Debug, Parser)]
@@ -129,6 +129,9 @@ pub fn system_for(root: Option<&PathBuf>, env_file: Option<&PathBuf>, no_live: b
             if !meta.is_dir() {
                 bail!("--root {}: expected a directory, found a file", root.display());
             }
+            if let Some(warning) = root_warning(root) {
+                eprintln!("warning: {warning}");
+            }
             let env = match env_file {
                 Some(file) => parse_env_file(&fs_err::read_to_string(file)?),
                 None => BTreeMap::new(),
@@ -136,6 +139,36 @@ pub fn system_for(root: Option<&PathBuf>, env_file: Option<&PathBuf>, no_live: b
             Ok(System::at_root(root, env))
         }
     }
+}
+
+/// The top-level directories a machine's root holds; a `--root` with none of them is almost
+/// always one level off (a fixture directory, or the parent of a container's rootfs).
+const ROOT_MARKERS: [&str; 5] = ["usr", "etc", "proc", "sys", "dev"];
+
+/// Why `root` does not look like the root of a machine's file system, or `None` when it does.
+/// A check of such a root still runs, but finds nothing, so the user is told why, and pointed at
+/// the one subdirectory that does look like a root, if there is one.
+pub fn root_warning(root: &Path) -> Option<String> {
+    let looks_like_root = |dir: &Path| ROOT_MARKERS.iter().any(|m| dir.join(m).is_dir());
+    if looks_like_root(root) {
+        return None;
+    }
+    let inner = fs_err::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|p| p.is_dir() && looks_like_root(p))
+        .min();
+    let hint = match inner {
+        Some(p) => format!("; did you mean --root {}?", p.display()),
+        None => String::new(),
+    };
+    Some(format!(
+        "--root {} holds none of /usr, /etc, /proc, /sys, /dev, so the check will find little \
+         there{hint}",
+        root.display()
+    ))
 }
 
 /// Parses `KEY=VALUE` lines (`env` output, or a Dockerfile-like `.env`); blank lines, comments

@@ -215,6 +215,25 @@ fn a_missing_root_is_a_clear_error_with_exit_code_2() {
 }
 
 #[test]
+fn a_root_one_level_off_is_named_with_the_directory_that_looks_like_a_root() {
+    // The mistake a fixture invites: passing the fixture directory, whose machine is in `root/`.
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("root/etc")).unwrap();
+    fs::write(dir.path().join("env"), "PATH=/usr/bin\n").unwrap();
+    let out = cudoctor(&["check", "--root", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "the check still runs");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("warning: --root"), "{err}");
+    let inner = dir.path().join("root").display().to_string();
+    assert!(err.contains(&format!("did you mean --root {inner}?")), "{err}");
+
+    // The root itself: no warning.
+    let out = cudoctor(&["check", "--root", &inner]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("warning"), "{err}");
+}
+
+#[test]
 fn help_teaches_the_check_command() {
     let out = cudoctor(&["check", "--help"]);
     let text = String::from_utf8(out.stdout).unwrap();
