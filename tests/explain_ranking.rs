@@ -406,6 +406,50 @@ fn triton_s_invalid_kernel_image_is_weighed_on_the_driver_not_on_the_framework_s
 }
 
 #[test]
+fn without_a_live_answer_the_driver_s_cuda_is_read_from_its_kernel_module() {
+    // A report from `check --root` or `--no-live` has no cuDriverGetVersion: the loaded module's
+    // version, read against the CUDA table, stands in (470 runs CUDA 11.4 at most, 580 CUDA 13.0).
+    let module = |v: &str| cudoctor::report::KernelModule {
+        version: Fact::new(v.parse().unwrap(), Evidence::file("/proc/driver/nvidia/version")),
+        flavour: cudoctor::report::ModuleFlavour::Proprietary,
+    };
+    let triton = "RuntimeError: Triton Error [CUDA]: device kernel image is invalid";
+    let mut old = machine();
+    old.driver.kernel_module = Some(module("470.256.02"));
+    old.frameworks.push(torch("2.1.2", "11.8", "8.7.0"));
+    let e = explain_with(triton, Some(&old));
+    assert_eq!(e.causes[0].category, Category::DriverTooOld, "{:#?}", e.causes);
+    assert!(
+        e.causes[0].facts.iter().any(|f| f.contains("kernel module 470.256.02") && f.contains("CUDA 11.4")),
+        "{:#?}",
+        e.causes[0]
+    );
+
+    let mut new = machine();
+    new.driver.kernel_module = Some(module("580.159.04"));
+    new.frameworks.push(torch("2.11.0", "13.0", "9.19.0"));
+    let e = explain_with(triton, Some(&new));
+    assert_ne!(e.causes[0].category, Category::DriverTooOld, "{:#?}", e.causes);
+
+    // The same stand-in weighs the framework's CUDA against the driver for any message.
+    let mut cu128_on_470 = machine();
+    cu128_on_470.driver.kernel_module = Some(module("470.256.02"));
+    cu128_on_470.frameworks.push(torch("2.7.0", "12.8", "9.7.1"));
+    let e = explain_with(
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+        Some(&cu128_on_470),
+    );
+    let too_old = e.causes.iter().find(|c| c.category == Category::DriverTooOld).unwrap();
+    assert!(
+        too_old.facts.iter().any(|f| f.contains(
+            "PyTorch 2.7.0 needs CUDA 12.8; the driver (kernel module 470.256.02) supports CUDA 11.4 at most"
+        )),
+        "{:#?}",
+        too_old
+    );
+}
+
+#[test]
 fn the_same_invalid_kernel_image_reads_as_a_missing_architecture_from_tensorflow_s_start_up() {
     let tf = "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: device kernel image is invalid";
     assert_eq!(explain_with(tf, None).causes[0].category, Category::ArchUnsupported);

@@ -868,10 +868,10 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let mut out = Vec::new();
-    let driver = input
-        .report
-        .and_then(|r| r.driver.cuda_supported.as_ref().map(|f| f.value))
-        .or(input.evidence.driver_cuda);
+    let (driver, whose) = match input.report.and_then(machine_driver_cuda) {
+        Some((cuda, whose)) => (Some(cuda), whose),
+        None => (input.evidence.driver_cuda, "the driver".to_string()),
+    };
     if let Some(found) = input.evidence.driver_cuda {
         out.push(adj(
             Category::DriverTooOld,
@@ -894,7 +894,7 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 Category::DriverTooOld,
                 5.0,
                 format!(
-                    "{} {} needs CUDA {}; the driver supports CUDA {driver} at most",
+                    "{} {} needs CUDA {}; {whose} supports CUDA {driver} at most",
                     fw.kind.name(),
                     fw.version.value,
                     cuda.value
@@ -905,7 +905,7 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 Category::DriverTooOld,
                 2.0,
                 format!(
-                    "{} {} is built for CUDA {}, newer than the driver's {driver} (minor-version compatibility may not cover everything)",
+                    "{} {} is built for CUDA {}, newer than the {driver} {whose} supports (minor-version compatibility may not cover everything)",
                     fw.kind.name(),
                     fw.version.value,
                     cuda.value
@@ -916,7 +916,7 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 Category::DriverTooOld,
                 0.3,
                 format!(
-                    "the driver supports CUDA {driver}, enough for {} {} (CUDA {})",
+                    "{whose} supports CUDA {driver}, enough for {} {} (CUDA {})",
                     fw.kind.name(),
                     fw.version.value,
                     cuda.value
@@ -2335,6 +2335,19 @@ pub fn shared_memory_request(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// The newest CUDA this machine's driver runs, and how to name where that comes from: libcuda's
+/// or NVML's own answer where the check ran live, else the kernel module's version read against
+/// the CUDA table (a `--root` check, or a report saved with `--no-live`). The module gives no
+/// forward-compatibility libraries their due, so it is the second choice.
+fn machine_driver_cuda(report: &Report) -> Option<(CudaVersion, String)> {
+    if let Some(f) = &report.driver.cuda_supported {
+        return Some((f.value, "the driver".to_string()));
+    }
+    let module = report.driver.kernel_module.as_ref()?;
+    let cuda = newest_cuda_of(&module.version.value)?;
+    Some((cuda, format!("the driver (kernel module {})", module.version.value)))
+}
+
 /// The newest CUDA release whose minimum Linux driver `driver` meets (the CUDA version nvidia-smi
 /// would show), from the knowledge base's CUDA table.
 fn newest_cuda_of(driver: &DriverVersion) -> Option<CudaVersion> {
@@ -3122,10 +3135,10 @@ pub fn triton_ptxas_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let ev = input.evidence;
-    let (driver, whose) = match input.report.and_then(|r| r.driver.cuda_supported.as_ref()) {
-        Some(f) => (f.value, "this machine's driver"),
+    let (driver, whose) = match input.report.and_then(machine_driver_cuda) {
+        Some((cuda, whose)) => (cuda, format!("this machine's {}", whose.trim_start_matches("the "))),
         None => match ev.driver_cuda.or_else(|| ev.driver_version.as_ref().and_then(newest_cuda_of)) {
-            Some(c) => (c, "the driver in the log"),
+            Some(c) => (c, "the driver in the log".to_string()),
             None => return vec![],
         },
     };
