@@ -471,7 +471,7 @@ fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
     };
     // The H200's container: no `video`, so no libnvidia-encode mounted.
     let e = explain_with(msg, Some(&in_docker("compute,graphics,utility")));
-    assert_eq!(e.signature, "nvenc-library-missing");
+    assert_eq!(e.signature, "video-library-missing");
     assert_eq!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
     assert!(e.causes[0].facts.iter().any(|f| f.contains("leaves out video")), "{:#?}", e.causes[0]);
 
@@ -492,6 +492,19 @@ fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
     let e = explain_with(msg, Some(&has_it));
     assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);
     assert!(e.causes[0].facts[0].contains("/usr/local/nvidia/lib64"), "{:#?}", e.causes[0]);
+
+    // NVDEC's library is weighed on itself: libnvidia-encode being there says nothing of
+    // libnvcuvid (FFmpeg's decoder: https://github.com/NVIDIA/nvidia-docker/issues/1001).
+    let nvdec = "ffmpeg -hwaccel cuda -c:v hevc_cuvid: libnvcuvid.so.1: cannot open shared object file";
+    let e = explain_with(nvdec, Some(&has_it));
+    assert_eq!(e.signature, "video-library-missing");
+    assert_eq!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
+    assert!(e.causes[0].facts.iter().any(|f| f.contains("did not mount libnvcuvid")), "{:#?}", e.causes[0]);
+    // Frigate's wording, without a machine: the container first, as the signature's prior.
+    let frigate = "When attempting to enable Nvidia acceleration, I get the error that libnvcuvid.so.1 cannot be loaded";
+    let e = explain_with(frigate, None);
+    assert_eq!(e.signature, "video-library-missing");
+    assert_eq!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
 }
 
 #[test]

@@ -1232,19 +1232,25 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
-/// NVENC's missing library (libnvidia-encode.so.1), read on what the machine holds first: where
-/// the library is present, the loader's path is to blame; where it is absent in a container, the
-/// container's capabilities. The NVIDIA runtime mounts it only with the `video` driver capability:
-/// NVIDIA_DRIVER_CAPABILITIES names it (or `all`), and unset it means compute and utility only
+/// A missing video library of the driver (NVENC's libnvidia-encode.so.1, NVDEC's libnvcuvid.so.1),
+/// read on what the machine holds first: where the library is present, the loader's path is to
+/// blame; where it is absent in a container, the container's capabilities. The NVIDIA runtime
+/// mounts both only with the `video` driver capability: NVIDIA_DRIVER_CAPABILITIES names it (or
+/// `all`), and unset it means compute and utility only
 /// (<https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html>).
 /// The library outweighs the variable: the H200's container is set to compute,graphics,utility,
 /// yet its /usr/local/nvidia/lib64 holds libnvidia-encode.so.580.159.04 (mounted by other means).
 pub fn nvenc_library_and_video_capability(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.signature.id != "nvenc-library-missing" {
+    if input.signature.id != "video-library-missing" {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
-    if let Some(lib) = report.driver.libraries.iter().find(|l| l.name == "libnvidia-encode") {
+    // The library the message names; the check lists each by its name without ".so".
+    let wanted = match input.evidence.library.as_deref() {
+        Some(l) if l.starts_with("libnvcuvid") => "libnvcuvid",
+        _ => "libnvidia-encode",
+    };
+    if let Some(lib) = report.driver.libraries.iter().find(|l| l.name == wanted) {
         return vec![
             adj(
                 Category::LibraryNotFound,
@@ -1263,13 +1269,13 @@ pub fn nvenc_library_and_video_capability(input: &RuleInput<'_>) -> Vec<Adjustme
         Some(v) if v.value.split(',').any(|c| matches!(c.trim(), "video" | "all")) => vec![adj(
             Category::ContainerRuntime,
             0.2,
-            format!("NVIDIA_DRIVER_CAPABILITIES={} includes video: the runtime mounts the encode library", v.value),
+            format!("NVIDIA_DRIVER_CAPABILITIES={} includes video: the runtime mounts {wanted}", v.value),
         )],
         Some(v) => vec![adj(
             Category::ContainerRuntime,
             4.0,
             format!(
-                "NVIDIA_DRIVER_CAPABILITIES={} leaves out video, so the NVIDIA runtime did not mount libnvidia-encode",
+                "NVIDIA_DRIVER_CAPABILITIES={} leaves out video, so the NVIDIA runtime did not mount {wanted}",
                 v.value
             ),
         )],
