@@ -493,7 +493,7 @@ fn patterns() -> &'static Patterns {
             // v1's progress lines ("Creating vqgan-clip-docker_generate_run ... done"), and a
             // Dockerfile's base-image line pasted with the error (`FROM jrottenberg/ffmpeg:4.2-nvidia`).
             container: re(
-                r"(?m)^FROM [\w./-]+:[\w.-]+(?: (?i:as) [\w.-]+)?[ \t]*$|(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)|(?i:\bdocker) ?(?:运行|中|里|容器|内)|(?i:\b(?:in|inside|within) (?:a|my) docker\b)|:[\w.-]*-(?:devel|runtime|base)-(?:ubuntu|centos|rockylinux|ubi)[\d.]+\b|^(?:Creating|Recreating|Starting) [\w.-]+ \.\.\. done\b",
+                r"(?m)^FROM [\w./-]+:[\w.-]+(?: (?i:as) [\w.-]+)?[ \t]*$|(?i:\bkubernetes\b|\bk8s\b|\bkubectl\b)|\bdocker(?:-compose| compose)?(?: --?[a-z][a-z-]*(?:[ =][a-z0-9._/-]+)?)* (?:run|exec|up)\b|\bnvidia-docker\b|\broot@[0-9a-f]{12}\b|^[a-z0-9][a-z0-9._-]*[-_]\d+ +\| |\bfailed to solve: process\b|^#\d+ \d+\.\d+ |/usr/local/nvidia/lib(?:64)?\b|(?i:\b(?:in|inside|within|use|using|run|running|pulled?) (?:the |a |an |my |this |our |your |official |latest |provided )*docker (?:image|container)s?\b)|(?i:docker) ?(?:运行|中|里|容器|内)|\b\w+@[\w-]*docker[\w-]*:[~/]|(?i:\b(?:in|inside|within) (?:a|my) docker\b)|:[\w.-]*-(?:devel|runtime|base)-(?:ubuntu|centos|rockylinux|ubi)[\d.]+\b|^(?:Creating|Recreating|Starting) [\w.-]+ \.\.\. done\b",
             ),
             // Any word for a container, for a text alone: a report that names none was, in the
             // corpus, never fixed in the container (the bare `libcuda.so.1: cannot open` of a
@@ -1488,6 +1488,15 @@ mod tests {
         assert_eq!(container("kubernetes 管理的 docker 上运行的 tensorflow").as_deref(), Some("kubernetes"));
         assert_eq!(container("kubectl logs trainer-0").as_deref(), Some("kubectl"));
         assert_eq!(container("the k8s8 model"), None);
+        // Chinese prose names it after another CJK word, with no word boundary before "docker"
+        // (https://github.com/ApolloAuto/apollo/issues/3637), and Apollo's shell prompt names it
+        // in the host (https://github.com/ApolloAuto/apollo/issues/1687).
+        assert_eq!(container("在Apollo的docker中运行编译好的文件").as_deref(), Some("docker中"));
+        assert_eq!(
+            container("xxxxx@in_dev_docker:/apollo$ ./offline_lidar_visualizer_tool").as_deref(),
+            Some("xxxxx@in_dev_docker:/")
+        );
+        assert_eq!(container("user@dockerless-box is my laptop"), None);
         let no_gpu = |t: &str| ev(t).no_nvidia_gpu;
         assert_eq!(
             no_gpu("I am running this step on the CPU.").as_deref(),

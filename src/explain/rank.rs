@@ -5486,6 +5486,35 @@ mod tests {
     }
 
     #[test]
+    fn paddle_inference_asking_a_cpu_paddle_for_the_gpu_is_the_cpu_build() {
+        // MinerU's report: paddlepaddle-gpu installed, then put back to the CPU wheel.
+        let log = "安装了 paddlepaddle-gpu 之后，还显示 Please use PaddlePaddle with GPU version\n[2025/01/20 10:00:00] ppocr DEBUG: dt_boxes num : 12";
+        assert_eq!(top(log), ("paddle-inference-cpu-build".into(), Category::CpuOnlyBuild));
+        assert!(first(log).causes[0].fix.contains("is_compiled_with_cuda"));
+    }
+
+    #[test]
+    fn nvlink_given_newer_device_code_is_two_cuda_releases_mixed() {
+        // XLA ran the machine's CUDA 11.4 nvlink on a cubin of jaxlib's pip CUDA 11.8
+        // (dreamerv3 #64); a make with nvcc 12.0 against 12.9's libcudadevrt (memtestG80 #15).
+        for log in [
+            "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: nvlink exited with non-zero error code 256,output: nvlink fatal  : Input file '/tmp/tempfile-x.cubin' newer than toolkit (118 vs114)",
+            "nvlink fatal   : Input file '/usr/local/cuda/lib64/libcudadevrt.a:cuda_device_runtime.o' newer than toolkit (129 vs 120)",
+        ] {
+            assert_eq!(top(log), ("nvlink-input-newer-than-toolkit".into(), Category::CudaRuntimeMismatch), "{log}");
+        }
+    }
+
+    #[test]
+    fn paddle_s_missing_cublas_dll_of_another_cuda_is_the_cuda_mismatch() {
+        // A CUDA 10.0 build asks for cublas64_100.dll; the user has CUDA 10.1 (PaddleOCR #458).
+        let log = "使用cuda10.1 出现RuntimeError: cublas64_100.dll not found.";
+        assert_eq!(top(log), ("windows-dll-missing".into(), Category::CudaRuntimeMismatch));
+        let alone = "RuntimeError: cublas64_100.dll not found.";
+        assert_eq!(top(alone).0, "windows-dll-missing");
+    }
+
+    #[test]
     fn paddle_s_loader_names_the_library_that_is_missing() {
         let cudnn = "The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not configured correctly. (error code is 126)";
         assert_eq!(top(cudnn), ("paddle-dynamic-library-not-configured".into(), Category::CudnnMissing));
