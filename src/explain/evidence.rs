@@ -429,7 +429,10 @@ struct Patterns {
 fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| {
-        let re = |s: &str| Regex::new(s).expect("evidence regexes are constant and tested");
+        // Word boundaries are ASCII ones ("不支持cuda10以下": see ascii_word_boundaries).
+        let re = |s: &str| {
+            Regex::new(&super::ascii_word_boundaries(s)).expect("evidence regexes are constant and tested")
+        };
         Patterns {
             sm: re(r"capability (?:sm_)?(\d{2,3})[a-z]?\b|(?:capability|\bCC) (\d{1,2})\.(\d)"),
             supports: re(r"supports CUDA capabilities ((?:(?:sm|compute)_\d+[a-z]? ?)+)"),
@@ -1337,6 +1340,10 @@ mod tests {
         assert_eq!(ev("two 2080 ti cards").gpu_name.as_deref(), Some("RTX 2080 Ti"));
         assert_eq!(ev("on my 1060").gpu_name.as_deref(), Some("GTX 1060"));
         assert_eq!(ev("显卡：3080\ncuda10.2").gpu_name.as_deref(), Some("RTX 3080"));
+        // Against CJK words, with no space: ASCII word boundaries.
+        let e = ev("我用的rtx3090显卡，网络上说不支持cuda10以下版本");
+        assert_eq!(e.gpu_name.as_deref(), Some("RTX 3090"));
+        assert_eq!(e.cuda_in_log, Some(CudaVersion::new(10, 0)));
         assert_eq!(ev("GPU: 4090, driver 550").gpu_name.as_deref(), Some("RTX 4090"));
         assert_eq!(ev("since 2080 people have asked; 3090 MB free").gpu_name, None);
     }

@@ -180,6 +180,9 @@ impl FallbackTable {
             if !(k.weight > 0.0 && k.weight <= 2.0) {
                 return Err(FallbackError::Invalid(format!("{:?}: weight outside (0, 2]", k.pattern)));
             }
+            // Unicode word boundaries, unlike the signatures and the log's evidence: the
+            // keywords' weights were fitted with them, and ASCII ones cost the corpus one text
+            // (SadTalker #557, in Chinese) and the fallback alone two (measured 2026-12-02).
             let re = RegexBuilder::new(&k.pattern)
                 .case_insensitive(true)
                 .size_limit(1 << 22)

@@ -642,7 +642,34 @@ impl SignatureTable {
 /// character classes, so that form gets twice the size limit).
 fn signature_regex(pattern: &str, ignore_case: bool) -> Result<regex::bytes::Regex, regex::Error> {
     let limit = if ignore_case { 1 << 23 } else { 1 << 22 };
-    regex::bytes::RegexBuilder::new(pattern).size_limit(limit).case_insensitive(ignore_case).build()
+    regex::bytes::RegexBuilder::new(&ascii_word_boundaries(pattern))
+        .size_limit(limit)
+        .case_insensitive(ignore_case)
+        .build()
+}
+
+/// `pattern` with each `\b` made an ASCII word boundary (`(?-u:\b)`). Chinese and Japanese reports
+/// write names and versions against their own words ("我用的rtx3090显卡", "docker中运行"), and a
+/// Unicode `\b` sees no boundary there, a CJK character being a word character. An escaped
+/// backslash before a `b` (`\\b`) is left alone.
+pub(crate) fn ascii_word_boundaries(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push_str("(?-u:\\b)"),
+            Some(next) => {
+                out.push('\\');
+                out.push(next);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// True when `needle` occurs in `hay` not preceded by a letter or digit.
@@ -1022,6 +1049,16 @@ fn name_xid(xid: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_boundaries_are_ascii_so_cjk_text_around_a_name_still_bounds_it() {
+        assert_eq!(ascii_word_boundaries(r"\bdocker\b"), r"(?-u:\b)docker(?-u:\b)");
+        // An escaped backslash before "b" stays a backslash and a "b".
+        assert_eq!(ascii_word_boundaries(r"C:\\bin\d"), r"C:\\bin\d");
+        let re = regex::Regex::new(&ascii_word_boundaries(r"(?i)\brtx ?(\d{4})\b")).unwrap();
+        assert_eq!(&re.captures("我用的rtx3090显卡").unwrap()[1], "3090");
+        assert!(re.captures("partx3090x").is_none());
+    }
 
     #[test]
     fn a_known_report_puts_the_category_of_its_fix_first() {
