@@ -83,6 +83,18 @@ fn text_without_a_known_error_says_so() {
 }
 
 #[test]
+fn an_empty_input_says_so_and_how_to_pipe_the_errors() {
+    // `python train.py | cudoctor explain -` pipes standard output only; the traceback is not in it.
+    let out = cudoctor(&["explain", "--no-check", "-"], Some(b""));
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("The input was empty"), "{text}");
+    assert!(text.contains("2>&1 | cudoctor explain -"), "{text}");
+    let out = cudoctor(&["explain", "--no-check", "--format", "markdown", "-"], Some(b""));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("The input was empty"));
+}
+
+#[test]
 fn an_unknown_message_is_answered_by_its_words_and_says_it_is_a_guess() {
     let msg = "worker 3: fatal: cannot open /dev/nvidia-uvm: Permission denied";
     let out = cudoctor(&["explain", "--no-check", msg], None);

@@ -27,14 +27,22 @@ fn summary(report: &ExplainReport) -> String {
     format!("{errors} in {} ({} lines); causes ranked with {}", report.input, report.lines, report.facts)
 }
 
+/// What to say when no error was found: an empty input is most often a pipe that carried only
+/// standard output (the errors go to standard error), which the user can fix at once.
+fn nothing_found(report: &ExplainReport) -> &'static str {
+    if report.bytes == 0 {
+        "The input was empty: nothing to explain. Errors are written to standard error, so pipe both \
+         (`python train.py 2>&1 | cudoctor explain -`), or pass a log file or the message itself."
+    } else {
+        "No known GPU/CUDA error was found. `cudoctor kb error TEXT` searches the signature table."
+    }
+}
+
 /// Writes the report as text for a terminal.
 pub fn text(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", summary(report))?;
     if report.errors.is_empty() {
-        writeln!(
-            out,
-            "\nNo known GPU/CUDA error was found. `cudoctor kb error TEXT` searches the signature table."
-        )?;
+        writeln!(out, "\n{}", nothing_found(report))?;
         return Ok(());
     }
     if report.errors.len() > 1 {
@@ -87,7 +95,7 @@ fn text_error(n: usize, e: &Explanation, out: &mut dyn Write) -> io::Result<()> 
 pub fn markdown(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "## cudoctor explain\n\n{}", summary(report))?;
     if report.errors.is_empty() {
-        writeln!(out, "\nNo known GPU/CUDA error was found.")?;
+        writeln!(out, "\n{}", nothing_found(report))?;
     }
     for (i, e) in report.errors.iter().enumerate() {
         let times = if e.count > 1 { format!(", {} times", e.count) } else { String::new() };
