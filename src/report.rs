@@ -416,6 +416,10 @@ pub struct DriverLibrary {
     pub version: Option<DriverVersion>,
     /// True for a forward-compatibility copy (`cuda-X/compat`).
     pub forward_compat: bool,
+    /// Whether `/etc/ld.so.cache` leads to this file (what `ldconfig -p` lists, so what a program
+    /// using the system's loader finds without LD_LIBRARY_PATH); `None` when no cache was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_loader_cache: Option<bool>,
     /// Who installed it.
     pub origin: Origin,
     /// The evidence.

@@ -96,6 +96,25 @@ fn the_toolkit_is_13_0_reached_through_the_alternatives_chain() {
 }
 
 #[test]
+fn the_driver_libraries_the_loader_s_cache_lists_are_marked() {
+    // The container's ld.so.cache (read by `ldconfig -p` on the H200) lists the driver's libraries
+    // the runtime mounted in /usr/local/nvidia/lib64, video ones included, and not the toolkit's
+    // forward-compatibility copies in /usr/local/cuda-13.0/compat.
+    let r = fixture_report();
+    let lib = |dir: &str, name: &str| {
+        r.driver
+            .libraries
+            .iter()
+            .find(|l| l.name == name && l.path.starts_with(dir))
+            .unwrap_or_else(|| panic!("{name} in {dir}: {:?}", r.driver.libraries))
+    };
+    for name in ["libcuda", "libnvidia-ml", "libnvcuvid", "libnvidia-encode"] {
+        assert_eq!(lib("/usr/local/nvidia/lib64/", name).in_loader_cache, Some(true), "{name}");
+    }
+    assert_eq!(lib("/usr/local/cuda-13.0/compat/", "libcuda").in_loader_cache, Some(false));
+}
+
+#[test]
 fn the_pip_cuda_13_runtime_is_a_toolkit_of_its_own() {
     let r = fixture_report();
     let root = format!("{SITE}/nvidia/cu13");

@@ -486,12 +486,27 @@ fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
         path: "/usr/local/nvidia/lib64/libnvidia-encode.so.580.159.04".into(),
         version: Some("580.159.04".parse().unwrap()),
         forward_compat: false,
+        in_loader_cache: None,
         origin: Origin::Driver,
         evidence: vec![],
     });
     let e = explain_with(msg, Some(&has_it));
     assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);
     assert!(e.causes[0].facts[0].contains("/usr/local/nvidia/lib64"), "{:#?}", e.causes[0]);
+    // Whether the loader's cache lists it says where to look: listed, the failing program searches
+    // elsewhere (a sandbox); not listed, only LD_LIBRARY_PATH would find it.
+    has_it.driver.libraries[0].in_loader_cache = Some(true);
+    let e = explain_with(msg, Some(&has_it));
+    assert!(e.causes[0].facts[0].contains("the loader's cache lists it"), "{:#?}", e.causes[0]);
+    has_it.driver.libraries[0].in_loader_cache = Some(false);
+    let e = explain_with(msg, Some(&has_it));
+    assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);
+    assert!(
+        e.causes[0].facts[0].contains("add /usr/local/nvidia/lib64 to /etc/ld.so.conf.d"),
+        "{:#?}",
+        e.causes[0]
+    );
+    has_it.driver.libraries[0].in_loader_cache = None;
 
     // NVDEC's library is weighed on itself: libnvidia-encode being there says nothing of
     // libnvcuvid (FFmpeg's decoder: https://github.com/NVIDIA/nvidia-docker/issues/1001).

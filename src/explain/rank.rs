@@ -1251,12 +1251,20 @@ pub fn nvenc_library_and_video_capability(input: &RuleInput<'_>) -> Vec<Adjustme
         _ => "libnvidia-encode",
     };
     if let Some(lib) = report.driver.libraries.iter().find(|l| l.name == wanted) {
-        return vec![
-            adj(
-                Category::LibraryNotFound,
-                3.0,
-                format!("{} is on this machine: the program's loader did not find it there", lib.path),
+        let dir = lib.path.rsplit_once('/').map_or(lib.path.as_str(), |(d, _)| d);
+        let fact = match lib.in_loader_cache {
+            Some(true) => format!(
+                "{} is on this machine and the loader's cache lists it (ldconfig -p): a program using the system's loader finds it, so the one that failed searches elsewhere (a Snap or Flatpak sandbox, a build with its own library path, another container)",
+                lib.path
             ),
+            Some(false) => format!(
+                "{} is on this machine, but the loader's cache does not list it: a program finds it only through LD_LIBRARY_PATH (add {dir} to /etc/ld.so.conf.d and run ldconfig)",
+                lib.path
+            ),
+            None => format!("{} is on this machine: the program's loader did not find it there", lib.path),
+        };
+        return vec![
+            adj(Category::LibraryNotFound, 3.0, fact),
             adj(Category::ContainerRuntime, 0.3, format!("{} is on this machine", lib.path)),
             adj(Category::DriverNotLoaded, 0.3, format!("{} is on this machine", lib.path)),
         ];

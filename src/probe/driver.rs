@@ -179,11 +179,36 @@ fn driver_libraries(sys: &System, index: &PackageIndex) -> Vec<DriverLibrary> {
                 path,
                 version: Some(version),
                 forward_compat: compat,
+                in_loader_cache: None,
                 origin,
             });
         }
     }
+    mark_loader_cache(sys, &mut out);
     out
+}
+
+/// Sets `in_loader_cache` on each library: whether an entry of `/etc/ld.so.cache` named after it
+/// (`libnvcuvid.so.1`, `libnvidia-nvvm.so.4`) resolves to that very file. A library present but
+/// not listed is found only through LD_LIBRARY_PATH; one listed is found by any program using the
+/// system's loader, so a program that still cannot load it looks elsewhere (a sandbox, its own
+/// search path, another container). Left `None` without a readable cache.
+fn mark_loader_cache(sys: &System, libraries: &mut [DriverLibrary]) {
+    let Ok(bytes) = sys.read(Path::new("/etc/ld.so.cache")) else { return };
+    let Ok(cache) = crate::loader::cache::parse(&bytes) else { return };
+    let mut listed: Vec<String> = Vec::new();
+    for entry in &cache.entries {
+        let Some(stem) = entry.name.split(".so").next() else { continue };
+        if !COMPUTE_LIBRARIES.contains(&stem) {
+            continue;
+        }
+        if let Ok(real) = sys.resolve(Path::new(&entry.path)) {
+            listed.push(real.path.display().to_string());
+        }
+    }
+    for lib in libraries {
+        lib.in_loader_cache = Some(listed.contains(&lib.path));
+    }
 }
 
 fn device_nodes(sys: &System) -> Vec<DeviceNode> {
