@@ -12,8 +12,8 @@
 //! alone matches nothing (its runs are in many reports): the signature table ranks it; a rare
 //! message that only one or two reports hold matches them, which is the corpus's answer for it.
 //! A one-line text is also a report when it is that report's first line (its title, most often)
-//! word for word and no other report's, with a distinctive run in it ([`MIN_TITLE_WORDS`] words or
-//! more): titles are often too short for [`MIN_SHARED`] runs.
+//! word for word and no other report's, with a distinctive run in it past any leading exception
+//! class ([`MIN_TITLE_WORDS`] words or more): titles are often too short for [`MIN_SHARED`] runs.
 //!
 //! `tests/explain_corpus.rs` rebuilds the table from the corpus and fails when it is stale
 //! (`CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus` rewrites it, with the word model).
@@ -127,6 +127,12 @@ fn runs(words: &[&str]) -> Vec<u64> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// A Python or Java exception's class name as a title begins with it, lower-cased
+/// (`runtimeerror`, `oserror`, `valueerror`, `illegalstateexception`, `userwarning`).
+fn is_exception_class(word: &str) -> bool {
+    ["error", "exception", "warning"].iter().any(|end| word.len() > end.len() && word.ends_with(end))
 }
 
 /// True when `text` has enough words to match a report, by its runs or as its title (the
@@ -306,8 +312,16 @@ impl KnownReports {
         let mut holders =
             self.titles.get(&query.join(" "))?.iter().map(|&r| r as usize).filter(|&r| Some(r) != left);
         let (Some(r), None) = (holders.next(), holders.next()) else { return None };
+        // A leading exception class ("OSError: libcuda.so.1: cannot open shared object file") is
+        // no part of what makes a title one thread's: the run that joins it to a common message
+        // is rare only because that class and that message seldom meet, and the line is still
+        // the common message (382 reports hold "cannot open shared").
         let refs: Vec<&str> = query.iter().map(String::as_str).collect();
-        runs(&refs).iter().any(|h| shared_by(h) <= MAX_SHARED_BY).then(|| {
+        let message = match refs.split_first() {
+            Some((first, rest)) if is_exception_class(first) => rest,
+            _ => &refs[..],
+        };
+        runs(message).iter().any(|h| shared_by(h) <= MAX_SHARED_BY).then(|| {
             let k = &self.reports[r];
             KnownMatch { url: k.url.clone(), category: k.category, fix: k.fix.clone(), similarity: 1.0 }
         })
@@ -433,6 +447,42 @@ mod tests {
         // reports names none.
         assert!(t.matches("CUDA out of memory", None).is_empty());
         assert!(t.matches("CUDA out of memory again", None).is_empty());
+    }
+
+    #[test]
+    fn a_common_message_behind_an_exception_class_names_no_thread_by_its_title() {
+        // One thread's title is the bare loader message behind "OSError:"; three more hold the
+        // message in their text. Only the seam "oserror libcuda so" is rare: pasting that line
+        // is the common message, not that thread (gluon-cv#1644's fix was an MXNet upgrade).
+        let line = "OSError: libcuda.so.1: cannot open shared object file";
+        let body = |s: &str| format!("{s}\nlibcuda.so.1: cannot open shared object file: No such file");
+        let reports = [
+            (
+                "https://github.com/o/a/issues/1",
+                Category::Other,
+                "Upgrade MXNet.",
+                format!("{line}\nin the image"),
+            ),
+            ("https://github.com/o/b/issues/2", Category::ContainerRuntime, "--gpus all.", body("docker")),
+            ("https://github.com/o/c/issues/3", Category::LibraryNotFound, "ldconfig.", body("ldconfig")),
+            ("https://github.com/o/d/issues/4", Category::DriverNotLoaded, "Install.", body("driver")),
+        ];
+        let t = KnownReports::train(reports.iter().map(|(u, c, f, x)| (*u, *c, *f, x.as_str())));
+        assert!(t.matches(line, None).is_empty(), "{:?}", t.matches(line, None));
+        // A title whose own words are rare still names its thread, class or not.
+        let reports = [
+            (
+                "https://github.com/o/e/issues/5",
+                Category::Oom,
+                "Smaller batch.",
+                "RuntimeError: Unable to init GPU: unknown error\nlog",
+            ),
+            ("https://github.com/o/f/issues/6", Category::Oom, "Free it.", "CUDA error: unknown error\nlog"),
+        ];
+        let t = KnownReports::train(reports);
+        let m = t.matches("RuntimeError: Unable to init GPU: unknown error", None);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].url, "https://github.com/o/e/issues/5");
     }
 
     #[test]
