@@ -115,6 +115,26 @@ fn the_driver_libraries_the_loader_s_cache_lists_are_marked() {
 }
 
 #[test]
+fn a_driver_library_the_loader_s_cache_does_not_list_is_shown() {
+    // The H200's cache, and a libcuda of another driver copied where the cache never looked.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::create_dir_all(root.join("etc")).unwrap();
+    fs::copy(format!("{FIXTURE}/root/etc/ld.so.cache"), root.join("etc/ld.so.cache")).unwrap();
+    write(root, "opt/driver/lib/libcuda.so.575.64.03", "");
+    let env = BTreeMap::from([("LD_LIBRARY_PATH".to_string(), "/opt/driver/lib".to_string())]);
+    let r = cudoctor::probe::check(&System::at_root(root, env));
+    let lib = r.driver.libraries.iter().find(|l| l.name == "libcuda").unwrap();
+    assert_eq!(lib.in_loader_cache, Some(false));
+    let mut text = Vec::new();
+    let options = cudoctor::render::Options { format: cudoctor::render::Format::Text, color: false };
+    cudoctor::render::report(&r, options, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("Not in cache"), "{text}");
+    assert!(text.contains("/opt/driver/lib/libcuda.so.575.64.03: programs find them only through"), "{text}");
+}
+
+#[test]
 fn the_pip_cuda_13_runtime_is_a_toolkit_of_its_own() {
     let r = fixture_report();
     let root = format!("{SITE}/nvidia/cu13");

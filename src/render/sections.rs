@@ -175,6 +175,24 @@ fn driver(report: &Report) -> Section {
         let label = if compat { "Forward compat" } else { "Libraries" };
         rows.push(Row::new(label, format!("{version}  {}", names.join(" ")), dir));
     }
+    // The driver's own libraries the loader's cache does not lead to: a program finds them only
+    // through LD_LIBRARY_PATH (forward-compatibility copies are meant to be reached that way).
+    let unlisted: Vec<&str> = d
+        .libraries
+        .iter()
+        .filter(|l| !l.forward_compat && l.in_loader_cache == Some(false))
+        .map(|l| l.path.as_str())
+        .collect();
+    if !unlisted.is_empty() {
+        rows.push(Row::new(
+            "Not in cache",
+            format!(
+                "{}: programs find them only through LD_LIBRARY_PATH (run ldconfig; add their directory to /etc/ld.so.conf.d if it is not listed)",
+                unlisted.join(" ")
+            ),
+            "/etc/ld.so.cache",
+        ));
+    }
     if !d.device_nodes.is_empty() {
         let nodes: Vec<String> = d
             .device_nodes
