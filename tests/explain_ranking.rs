@@ -523,6 +523,39 @@ fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
 }
 
 #[test]
+fn libcuda_missing_inside_a_container_that_holds_it_is_not_the_container_s_plumbing() {
+    use cudoctor::report::{Container, DeviceNode};
+    let msg = "OSError: libcuda.so.1: cannot open shared object file: No such file or directory";
+    let container = |listed: Option<bool>| {
+        let mut r = machine();
+        r.host.containers.push(Fact::new(Container::Docker, Evidence::file("/.dockerenv")));
+        r.driver.device_nodes.push(DeviceNode { path: "/dev/nvidia0".into(), accessible: Some(true) });
+        r.driver.libraries.push(cudoctor::report::DriverLibrary {
+            name: "libcuda".into(),
+            path: "/usr/local/nvidia/lib64/libcuda.so.580.159.04".into(),
+            version: Some("580.159.04".parse().unwrap()),
+            forward_compat: false,
+            in_loader_cache: listed,
+            origin: Origin::Driver,
+            evidence: vec![],
+        });
+        r
+    };
+    // The H200's container: libcuda mounted and in ldconfig -p.
+    let e = explain_with(msg, Some(&container(Some(true))));
+    assert_eq!(e.signature, "loader-libcuda-missing");
+    assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);
+    assert!(
+        e.causes[0].facts.iter().any(|f| f.contains("is in the loader's cache here")),
+        "{:#?}",
+        e.causes[0]
+    );
+    // Without the cache's word the container stays the usual reading.
+    let e = explain_with(msg, Some(&container(None)));
+    assert_eq!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
+}
+
+#[test]
 fn an_invalid_device_ordinal_on_a_mig_gpu_is_the_visible_devices_setting() {
     let msg = "RuntimeError: CUDA error: invalid device ordinal";
     // A plain machine: the hard-coded index is the usual cause.

@@ -135,6 +135,7 @@ pub const RULES: &[Rule] = &[
     xla_kernel_image_vs_driver,
     triton_ptxas_vs_driver,
     nvenc_library_and_video_capability,
+    driver_library_in_this_container,
     mig_device_selection,
     ort_build_vs_log,
     paddle_build_vs_cuda_in_log,
@@ -1293,6 +1294,50 @@ pub fn nvenc_library_and_video_capability(input: &RuleInput<'_>) -> Vec<Adjustme
             "NVIDIA_DRIVER_CAPABILITIES is unset: the NVIDIA runtime then mounts the compute and utility libraries only",
         )],
     }
+}
+
+/// The driver's libcuda or libnvidia-ml "cannot open", read inside a container that holds the
+/// very library the loader's cache lists (the H200's container: libcuda.so.1 in
+/// /usr/local/nvidia/lib64, in `ldconfig -p`): this container was started with the driver mounted,
+/// so "started without the NVIDIA runtime" does not explain an error from here, and a program
+/// here that still fails searches elsewhere (its own library path, a sandbox). The message's
+/// usual reading, a container without the runtime, stays for a machine that is none (the log of
+/// a `docker run` this host started) or whose cache does not list the library.
+pub fn driver_library_in_this_container(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "loader-libcuda-missing" {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    if host_containers(report).is_empty() {
+        return vec![];
+    }
+    let wanted = match input.evidence.library.as_deref() {
+        Some(l) if l.starts_with("libnvidia-ml") => "libnvidia-ml",
+        _ => "libcuda",
+    };
+    let Some(lib) = report
+        .driver
+        .libraries
+        .iter()
+        .find(|l| l.name == wanted && !l.forward_compat && l.in_loader_cache == Some(true))
+    else {
+        return vec![];
+    };
+    vec![
+        adj(
+            Category::ContainerRuntime,
+            0.4,
+            format!("this container has {} and the loader's cache lists it: the driver was mounted", lib.path),
+        ),
+        adj(
+            Category::LibraryNotFound,
+            2.0,
+            format!(
+                "{} is in the loader's cache here: a program using the system's loader finds it, so the one that failed searches elsewhere (its own library path, a sandbox) or ran in another container",
+                lib.path
+            ),
+        ),
+    ]
 }
 
 /// On a GPU in MIG mode a CUDA process enumerates one MIG instance only, the one
