@@ -553,6 +553,21 @@ fn libcuda_missing_inside_a_container_that_holds_it_is_not_the_container_s_plumb
     // Without the cache's word the container stays the usual reading.
     let e = explain_with(msg, Some(&container(None)));
     assert_eq!(e.causes[0].category, Category::ContainerRuntime, "{:#?}", e.causes);
+    // nvidia-smi not finding NVML's library is weighed on libnvidia-ml, not libcuda.
+    let smi = "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system.";
+    let mut with_nvml = container(Some(true));
+    let e = explain_with(smi, Some(&with_nvml));
+    assert_eq!(e.signature, "nvidia-smi-no-libnvidia-ml");
+    assert!(!e.causes.iter().flat_map(|c| &c.facts).any(|f| f.contains("loader's cache")), "{:#?}", e.causes);
+    with_nvml.driver.libraries[0].name = "libnvidia-ml".into();
+    with_nvml.driver.libraries[0].path = "/usr/local/nvidia/lib64/libnvidia-ml.so.580.159.04".into();
+    let e = explain_with(smi, Some(&with_nvml));
+    let container_cause = e.causes.iter().find(|c| c.category == Category::ContainerRuntime).unwrap();
+    assert!(
+        container_cause.against.iter().any(|a| a.contains("libnvidia-ml.so.580.159.04")),
+        "{:#?}",
+        e.causes
+    );
 }
 
 #[test]

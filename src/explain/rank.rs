@@ -1296,7 +1296,8 @@ pub fn nvenc_library_and_video_capability(input: &RuleInput<'_>) -> Vec<Adjustme
     }
 }
 
-/// The driver's libcuda or libnvidia-ml "cannot open", read inside a container that holds the
+/// The driver's libcuda or libnvidia-ml "cannot open" (or nvidia-smi not finding
+/// libnvidia-ml.so), read inside a container that holds the
 /// very library the loader's cache lists (the H200's container: libcuda.so.1 in
 /// /usr/local/nvidia/lib64, in `ldconfig -p`): this container was started with the driver mounted,
 /// so "started without the NVIDIA runtime" does not explain an error from here, and a program
@@ -1304,17 +1305,19 @@ pub fn nvenc_library_and_video_capability(input: &RuleInput<'_>) -> Vec<Adjustme
 /// usual reading, a container without the runtime, stays for a machine that is none (the log of
 /// a `docker run` this host started) or whose cache does not list the library.
 pub fn driver_library_in_this_container(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.signature.id != "loader-libcuda-missing" {
-        return vec![];
-    }
-    let Some(report) = input.report else { return vec![] };
-    if host_containers(report).is_empty() {
-        return vec![];
-    }
-    let wanted = match input.evidence.library.as_deref() {
-        Some(l) if l.starts_with("libnvidia-ml") => "libnvidia-ml",
-        _ => "libcuda",
+    // nvidia-smi's "couldn't find libnvidia-ml.so" is NVML's library alike.
+    let wanted = match input.signature.id.as_str() {
+        "loader-libcuda-missing" => match input.evidence.library.as_deref() {
+            Some(l) if l.starts_with("libnvidia-ml") => "libnvidia-ml",
+            _ => "libcuda",
+        },
+        "nvidia-smi-no-libnvidia-ml" => "libnvidia-ml",
+        _ => return vec![],
     };
+    let Some(report) = input.report else { return vec![] };
+    if host_containers(report).is_empty() || !has(input, Category::ContainerRuntime) {
+        return vec![];
+    }
     let Some(lib) = report
         .driver
         .libraries
