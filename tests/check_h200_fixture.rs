@@ -131,6 +131,14 @@ fn a_driver_library_the_loader_s_cache_does_not_list_is_shown() {
     cudoctor::render::report(&r, options, &mut text).unwrap();
     let text = String::from_utf8(text).unwrap();
     assert!(text.contains("Not in cache"), "{text}");
+
+    // The cache's soname a copy rather than a link (a tree whose links were flattened, as the
+    // shared copy of this fixture is): the loader still finds the library in that directory.
+    write(root, "usr/local/nvidia/lib64/libcuda.so.1", "");
+    write(root, "usr/local/nvidia/lib64/libcuda.so.580.159.04", "");
+    let r = cudoctor::probe::check(&System::at_root(root, BTreeMap::new()));
+    let mounted = r.driver.libraries.iter().find(|l| l.path.starts_with("/usr/local/nvidia/lib64/")).unwrap();
+    assert_eq!(mounted.in_loader_cache, Some(true), "{mounted:?}");
     assert!(text.contains("/opt/driver/lib/libcuda.so.575.64.03: programs find them only through"), "{text}");
 }
 

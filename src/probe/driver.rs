@@ -188,26 +188,31 @@ fn driver_libraries(sys: &System, index: &PackageIndex) -> Vec<DriverLibrary> {
     out
 }
 
-/// Sets `in_loader_cache` on each library: whether an entry of `/etc/ld.so.cache` named after it
-/// (`libnvcuvid.so.1`, `libnvidia-nvvm.so.4`) resolves to that very file. A library present but
-/// not listed is found only through LD_LIBRARY_PATH; one listed is found by any program using the
-/// system's loader, so a program that still cannot load it looks elsewhere (a sandbox, its own
-/// search path, another container). Left `None` without a readable cache.
+/// Sets `in_loader_cache` on each library: whether `/etc/ld.so.cache` has an entry named after it
+/// (`libnvcuvid.so.1`, `libnvidia-nvvm.so.4`) for a file that exists in that library's directory.
+/// The directory, not the versioned file, is compared: the entry's soname is most often a link to
+/// the versioned file, but a copy, or a tree whose links were flattened, serves the loader the same.
+/// A library present but not listed is found only through LD_LIBRARY_PATH; one listed is found by
+/// any program using the system's loader, so a program that still cannot load it looks elsewhere
+/// (a sandbox, its own search path, another container). Left `None` without a readable cache.
 fn mark_loader_cache(sys: &System, libraries: &mut [DriverLibrary]) {
     let Ok(bytes) = sys.read(Path::new("/etc/ld.so.cache")) else { return };
     let Ok(cache) = crate::loader::cache::parse(&bytes) else { return };
-    let mut listed: Vec<String> = Vec::new();
+    // (library name, the real directory its listed file is in).
+    let mut listed: Vec<(&str, PathBuf)> = Vec::new();
     for entry in &cache.entries {
-        let Some(stem) = entry.name.split(".so").next() else { continue };
-        if !COMPUTE_LIBRARIES.contains(&stem) {
-            continue;
-        }
+        let stem = entry.name.split(".so").next().unwrap_or_default();
+        let Some(name) = COMPUTE_LIBRARIES.iter().find(|n| **n == stem) else { continue };
         if let Ok(real) = sys.resolve(Path::new(&entry.path)) {
-            listed.push(real.path.display().to_string());
+            if let Some(dir) = real.path.parent() {
+                listed.push((name, dir.to_path_buf()));
+            }
         }
     }
     for lib in libraries {
-        lib.in_loader_cache = Some(listed.contains(&lib.path));
+        let dir = Path::new(&lib.path).parent();
+        lib.in_loader_cache =
+            Some(listed.iter().any(|(name, d)| *name == lib.name && Some(d.as_path()) == dir));
     }
 }
 
