@@ -60,6 +60,20 @@ fn torch(version: &str, cuda: &str, cudnn: &str) -> Framework {
     }
 }
 
+/// A driver library of 580.159.04 as the NVIDIA runtime mounts it (/usr/local/nvidia/lib64, the
+/// H200's container), listed in the loader's cache or not.
+fn mounted_driver_library(name: &str, in_loader_cache: Option<bool>) -> cudoctor::report::DriverLibrary {
+    cudoctor::report::DriverLibrary {
+        name: name.into(),
+        path: format!("/usr/local/nvidia/lib64/{name}.so.580.159.04"),
+        version: Some("580.159.04".parse().unwrap()),
+        forward_compat: false,
+        in_loader_cache,
+        origin: Origin::Driver,
+        evidence: vec![],
+    }
+}
+
 fn machine() -> Report {
     let mut r = Report::new("/", true);
     r.gpus.source = GpuSource::Nvml;
@@ -481,15 +495,7 @@ fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
     // The library itself on the machine outweighs the variable (the H200's container has it in
     // /usr/local/nvidia/lib64 though its capabilities leave out video).
     let mut has_it = in_docker("compute,graphics,utility");
-    has_it.driver.libraries.push(cudoctor::report::DriverLibrary {
-        name: "libnvidia-encode".into(),
-        path: "/usr/local/nvidia/lib64/libnvidia-encode.so.580.159.04".into(),
-        version: Some("580.159.04".parse().unwrap()),
-        forward_compat: false,
-        in_loader_cache: None,
-        origin: Origin::Driver,
-        evidence: vec![],
-    });
+    has_it.driver.libraries.push(mounted_driver_library("libnvidia-encode", None));
     let e = explain_with(msg, Some(&has_it));
     assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);
     assert!(e.causes[0].facts[0].contains("/usr/local/nvidia/lib64"), "{:#?}", e.causes[0]);
@@ -530,15 +536,7 @@ fn libcuda_missing_inside_a_container_that_holds_it_is_not_the_container_s_plumb
         let mut r = machine();
         r.host.containers.push(Fact::new(Container::Docker, Evidence::file("/.dockerenv")));
         r.driver.device_nodes.push(DeviceNode { path: "/dev/nvidia0".into(), accessible: Some(true) });
-        r.driver.libraries.push(cudoctor::report::DriverLibrary {
-            name: "libcuda".into(),
-            path: "/usr/local/nvidia/lib64/libcuda.so.580.159.04".into(),
-            version: Some("580.159.04".parse().unwrap()),
-            forward_compat: false,
-            in_loader_cache: listed,
-            origin: Origin::Driver,
-            evidence: vec![],
-        });
+        r.driver.libraries.push(mounted_driver_library("libcuda", listed));
         r
     };
     // The H200's container: libcuda mounted and in ldconfig -p.

@@ -134,7 +134,7 @@ pub const RULES: &[Rule] = &[
     cudnn_attention_arch,
     xla_kernel_image_vs_driver,
     triton_ptxas_vs_driver,
-    nvenc_library_and_video_capability,
+    video_library_and_capability,
     driver_library_in_this_container,
     mig_device_selection,
     ort_build_vs_log,
@@ -870,7 +870,7 @@ pub fn driver_cuda_version(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let mut out = Vec::new();
     let (driver, whose) = match input.report.and_then(machine_driver_cuda) {
-        Some((cuda, whose)) => (Some(cuda), whose),
+        Some((cuda, via)) => (Some(cuda), format!("the driver{via}")),
         None => (input.evidence.driver_cuda, "the driver".to_string()),
     };
     if let Some(found) = input.evidence.driver_cuda {
@@ -1241,7 +1241,7 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// (<https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html>).
 /// The library outweighs the variable: the H200's container is set to compute,graphics,utility,
 /// yet its /usr/local/nvidia/lib64 holds libnvidia-encode.so.580.159.04 (mounted by other means).
-pub fn nvenc_library_and_video_capability(input: &RuleInput<'_>) -> Vec<Adjustment> {
+pub fn video_library_and_capability(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "video-library-missing" {
         return vec![];
     }
@@ -2397,17 +2397,18 @@ pub fn shared_memory_request(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
-/// The newest CUDA this machine's driver runs, and how to name where that comes from: libcuda's
-/// or NVML's own answer where the check ran live, else the kernel module's version read against
-/// the CUDA table (a `--root` check, or a report saved with `--no-live`). The module gives no
-/// forward-compatibility libraries their due, so it is the second choice.
+/// The newest CUDA this machine's driver runs, and what to say after "driver" of where that comes
+/// from: libcuda's or NVML's own answer where the check ran live (nothing to add), else the
+/// kernel module's version read against the CUDA table (a `--root` check, or a report saved with
+/// `--no-live`: " (kernel module 470.256.02)"). The module gives no forward-compatibility
+/// libraries their due, so it is the second choice.
 fn machine_driver_cuda(report: &Report) -> Option<(CudaVersion, String)> {
     if let Some(f) = &report.driver.cuda_supported {
-        return Some((f.value, "the driver".to_string()));
+        return Some((f.value, String::new()));
     }
     let module = report.driver.kernel_module.as_ref()?;
     let cuda = newest_cuda_of(&module.version.value)?;
-    Some((cuda, format!("the driver (kernel module {})", module.version.value)))
+    Some((cuda, format!(" (kernel module {})", module.version.value)))
 }
 
 /// The newest CUDA release whose minimum Linux driver `driver` meets (the CUDA version nvidia-smi
@@ -3198,7 +3199,7 @@ pub fn triton_ptxas_vs_driver(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     let ev = input.evidence;
     let (driver, whose) = match input.report.and_then(machine_driver_cuda) {
-        Some((cuda, whose)) => (cuda, format!("this machine's {}", whose.trim_start_matches("the "))),
+        Some((cuda, via)) => (cuda, format!("this machine's driver{via}")),
         None => match ev.driver_cuda.or_else(|| ev.driver_version.as_ref().and_then(newest_cuda_of)) {
             Some(c) => (c, "the driver in the log".to_string()),
             None => return vec![],
