@@ -392,6 +392,19 @@ fn a_container_whose_gpu_answers_is_not_blamed_for_its_plumbing() {
         explain_with(runtime, Some(&working_gpu_container())).causes[0].category,
         Category::ContainerRuntime
     );
+    // NVML's "Unknown Error" (the cgroup lost the device nodes) is GPU plumbing: where NVML
+    // answers now, that is said against it, though it stays the likeliest cause.
+    let nvml = explain_with("Failed to initialize NVML: Unknown Error", Some(&working_gpu_container()));
+    let cause = nvml.causes.iter().find(|c| c.category == Category::ContainerRuntime).unwrap();
+    assert!(cause.against.iter().any(|a| a.contains("reaches the GPU")), "{:#?}", nvml.causes);
+    // A /dev/shm too small for NCCL is the container's too, and no GPU answering says otherwise.
+    let shm = explain_with(
+        "NCCL WARN Error: failed to extend /dev/shm/nccl-abc123 to 9637892 bytes",
+        Some(&working_gpu_container()),
+    );
+    let cause = shm.causes.iter().find(|c| c.category == Category::ContainerRuntime).unwrap();
+    assert!(!cause.against.iter().any(|a| a.contains("reaches the GPU")), "{:#?}", shm.causes);
+    assert_eq!(shm.causes[0].category, Category::ContainerRuntime, "{:#?}", shm.causes);
 }
 
 #[test]

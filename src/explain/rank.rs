@@ -1182,6 +1182,15 @@ fn host_containers(report: &Report) -> Vec<Container> {
     report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect()
 }
 
+/// Messages whose container cause is the container's shared memory or disk, not its GPU.
+const NOT_GPU_PLUMBING: [&str; 4] =
+    ["nccl-shm", "nccl-system-error", "torch-dataloader-shm", "no-space-left-on-device"];
+
+/// Messages naming a driver library that a rule of their own looks up on this machine
+/// ([`video_library_and_capability`], [`driver_library_in_this_container`]).
+const DRIVER_LIBRARY_MESSAGES: [&str; 3] =
+    ["video-library-missing", "loader-libcuda-missing", "nvidia-smi-no-libnvidia-ml"];
+
 /// Whether this runs in a container, and with GPU device nodes.
 pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::ContainerRuntime) {
@@ -1200,14 +1209,16 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
     // A container whose GPU answers (device nodes, NVML, and libcuda's cuDriverGetVersion) has its
     // plumbing working: a cause such as "started without --gpus" or "no driver mounted" is
-    // contradicted for an error from here. Not for the container runtime's own messages (the
-    // signature's likeliest cause is the container), which come from where the container is
-    // started, not from inside it.
+    // contradicted for an error from here. Not for the container runtime's own messages, which
+    // come from where a container is started, not from inside one; not for a container cause
+    // that is no GPU plumbing (a /dev/shm too small for NCCL or DataLoader workers); and not
+    // where a rule of its own reads the driver library the message names (in its loader cache).
     let gpu_answers = !report.driver.device_nodes.is_empty()
         && report.driver.nvml_version.is_some()
         && report.driver.cuda_supported.is_some();
-    let runtime_message =
-        input.signature.likeliest_cause().is_some_and(|c| c.category == Category::ContainerRuntime);
+    let runtime_message = input.signature.container_message
+        || NOT_GPU_PLUMBING.contains(&input.signature.id.as_str())
+        || DRIVER_LIBRARY_MESSAGES.contains(&input.signature.id.as_str());
     if report.driver.device_nodes.is_empty() {
         vec![adj(
             Category::ContainerRuntime,

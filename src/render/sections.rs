@@ -175,22 +175,25 @@ fn driver(report: &Report) -> Section {
         let label = if compat { "Forward compat" } else { "Libraries" };
         rows.push(Row::new(label, format!("{version}  {}", names.join(" ")), dir));
     }
-    // The driver's own libraries the loader's cache does not lead to: a program finds them only
-    // through LD_LIBRARY_PATH (forward-compatibility copies are meant to be reached that way).
-    let unlisted: Vec<&str> = d
-        .libraries
-        .iter()
-        .filter(|l| !l.forward_compat && l.in_loader_cache == Some(false))
-        .map(|l| l.path.as_str())
-        .collect();
-    if !unlisted.is_empty() {
+    // The driver's own libraries the loader's cache does not lead to, one row per directory: a
+    // program finds them only through LD_LIBRARY_PATH (forward-compatibility copies are meant to
+    // be reached that way).
+    let mut unlisted: Vec<(&str, Vec<&str>)> = Vec::new();
+    for lib in d.libraries.iter().filter(|l| !l.forward_compat && l.in_loader_cache == Some(false)) {
+        let dir = lib.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        match unlisted.iter_mut().find(|g| g.0 == dir) {
+            Some(g) => g.1.push(&lib.name),
+            None => unlisted.push((dir, vec![&lib.name])),
+        }
+    }
+    for (dir, names) in unlisted {
         rows.push(Row::new(
             "Not in cache",
             format!(
-                "{}: programs find them only through LD_LIBRARY_PATH (run ldconfig; add their directory to /etc/ld.so.conf.d if it is not listed)",
-                unlisted.join(" ")
+                "{}: found only through LD_LIBRARY_PATH (add this directory to /etc/ld.so.conf.d, run ldconfig)",
+                names.join(" ")
             ),
-            "/etc/ld.so.cache",
+            dir,
         ));
     }
     if !d.device_nodes.is_empty() {
