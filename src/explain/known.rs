@@ -11,9 +11,11 @@
 //! [`SAME_REPORT`] the text is that report and its category comes first. A common error line
 //! alone matches nothing (its runs are in many reports): the signature table ranks it; a rare
 //! message that only one or two reports hold matches them, which is the corpus's answer for it.
-//! A one-line text is also a report when it is that report's first line (its title, most often)
-//! word for word and no other report's, with a distinctive run in it past any leading exception
-//! class ([`MIN_TITLE_WORDS`] words or more): titles are often too short for [`MIN_SHARED`] runs.
+//! A text is also a report when its first line is that report's first line (its title, most
+//! often) word for word and no other report's, with a distinctive run in it past any leading
+//! exception class ([`MIN_TITLE_WORDS`] words or more): titles are often too short for
+//! [`MIN_SHARED`] runs, and a text that begins with a thread's title and goes on with another
+//! part of its log is that thread, though the rest shares little with the excerpt the table holds.
 //!
 //! `tests/explain_corpus.rs` rebuilds the table from the corpus and fails when it is stale
 //! (`CUDOCTOR_UPDATE_WORDS=1 cargo test --test explain_corpus` rewrites it, with the word model).
@@ -251,9 +253,32 @@ impl KnownReports {
         let left_runs: &[u64] = left.map_or(&[], |i| &self.runs[i]);
         let shared_by =
             |h: &u64| -> usize { self.holders(*h).len() - usize::from(left_runs.binary_search(h).is_ok()) };
-        if let Some(m) = self.title_match(text, left, &shared_by) {
-            return vec![m];
+        let title = self.title_match(text, left, &shared_by);
+        if let Some(t) = title.as_ref().filter(|_| text.trim().lines().nth(1).is_none()) {
+            return vec![t.clone()];
         }
+        let mut found = self.run_matches(text, left, &shared_by);
+        // A text that begins with a report's title, word for word, is that report told again
+        // with another excerpt of its thread (another part of the log, the prose without the
+        // log): its title is the same report even where the rest shares little.
+        if let Some(t) = title {
+            let similarity = match found.iter().position(|m| m.url == t.url) {
+                Some(i) => found.remove(i).similarity.max(SAME_REPORT),
+                None => SAME_REPORT,
+            };
+            found.insert(0, KnownMatch { similarity, ..t });
+            found.truncate(MAX_LISTED);
+        }
+        found
+    }
+
+    /// The reports that share enough distinctive runs with `text`, best first.
+    fn run_matches(
+        &self,
+        text: &str,
+        left: Option<usize>,
+        shared_by: &dyn Fn(&u64) -> usize,
+    ) -> Vec<KnownMatch> {
         let query = runs_of_text(text);
         if query.len() < MIN_SHARED {
             return Vec::new();
@@ -290,9 +315,9 @@ impl KnownReports {
             .collect()
     }
 
-    /// The report whose title `text` is, word for word, when the text is one line of at least
-    /// [`MIN_TITLE_WORDS`] words, exactly one report (other than `left`) has that title, and the
-    /// title holds a distinctive run (one that at most [`MAX_SHARED_BY`] reports hold): "CUDA
+    /// The report whose title the first line of `text` is, word for word, when that line has at
+    /// least [`MIN_TITLE_WORDS`] words, exactly one report (other than `left`) has that title, and
+    /// the title holds a distinctive run (one that at most [`MAX_SHARED_BY`] reports hold): "CUDA
     /// error: out of memory" is many threads' title; "Unable to init GPU: unknown error" is one
     /// thread's (ollama/ollama#2934); "Memory is not released" is one thread's title, but each of
     /// its runs is in three reports, so it names none.
@@ -302,10 +327,7 @@ impl KnownReports {
         left: Option<usize>,
         shared_by: &dyn Fn(&u64) -> usize,
     ) -> Option<KnownMatch> {
-        if text.trim().lines().nth(1).is_some() {
-            return None;
-        }
-        let query: Vec<String> = words(text).collect();
+        let query = first_line_words(text);
         if query.len() < MIN_TITLE_WORDS {
             return None;
         }
@@ -440,9 +462,15 @@ mod tests {
         let m = t.matches("memory is NOT released.", None);
         assert_eq!(m.len(), 1, "{m:?}");
         assert_eq!((m[0].url.as_str(), m[0].similarity), ("https://github.com/o/a/issues/1", 1.0));
-        // Not with more lines, nor with itself left out.
-        assert!(t.matches("Memory is not released\nafter training", None).is_empty());
+        // Nor with itself left out.
         assert!(t.matches("Memory is not released", Some("https://github.com/o/a/issues/1")).is_empty());
+        // As the first line of a longer text, another excerpt of that thread, it is that thread
+        // too, as surely as a text that holds the report.
+        let m = t.matches("Memory is not released\nnvidia-smi shows 10 GB used on GPU1 after the run", None);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!((m[0].url.as_str(), m[0].similarity), ("https://github.com/o/a/issues/1", SAME_REPORT));
+        // Not when it is a later line: a title heads its report.
+        assert!(t.matches("after training\nMemory is not released", None).is_empty());
         // A title two threads share names neither; one whose runs are each in three or more
         // reports names none.
         assert!(t.matches("CUDA out of memory", None).is_empty());
