@@ -398,13 +398,18 @@ fn a_container_whose_gpu_answers_is_not_blamed_for_its_plumbing() {
     let cause = nvml.causes.iter().find(|c| c.category == Category::ContainerRuntime).unwrap();
     assert!(cause.against.iter().any(|a| a.contains("reaches the GPU")), "{:#?}", nvml.causes);
     // A /dev/shm too small for NCCL is the container's too, and no GPU answering says otherwise.
-    let shm = explain_with(
-        "NCCL WARN Error: failed to extend /dev/shm/nccl-abc123 to 9637892 bytes",
-        Some(&working_gpu_container()),
-    );
+    // (The GPU nearly free, as the H200's was when this read "though GPU 0 has 140.4 GiB of
+    // 140.4 GiB free now" against host memory running out.)
+    let mut idle = working_gpu_container();
+    idle.gpus.devices.push(gpu("NVIDIA H200", (9, 0), 143_771, 100, vec![]));
+    let shm =
+        explain_with("NCCL WARN Error: failed to extend /dev/shm/nccl-abc123 to 9637892 bytes", Some(&idle));
     let cause = shm.causes.iter().find(|c| c.category == Category::ContainerRuntime).unwrap();
     assert!(!cause.against.iter().any(|a| a.contains("reaches the GPU")), "{:#?}", shm.causes);
     assert_eq!(shm.causes[0].category, Category::ContainerRuntime, "{:#?}", shm.causes);
+    // Its memory cause is the host's: the GPUs' free memory is no fact about it.
+    let oom = shm.causes.iter().find(|c| c.category == Category::Oom).unwrap();
+    assert!(oom.against.is_empty() && oom.facts.is_empty(), "{oom:#?}");
 }
 
 #[test]

@@ -154,7 +154,7 @@ pub struct Cause {
 pub const CUDA_VISIBLE_DEVICES: &str = "CUDA_VISIBLE_DEVICES";
 
 /// Causes a ranking rule looks for by what they are (their category is `other` for the first
-/// two, and a category covers more than one such cause).
+/// three, `oom` for the last, and a category covers more than one such cause).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CauseKind {
@@ -164,6 +164,9 @@ pub enum CauseKind {
     LibraryBug,
     /// The GPU is in an exclusive or prohibited compute mode, held by another process.
     ExclusiveComputeMode,
+    /// The host's memory ran out (RAM, the paging file, /dev/shm), not a GPU's: what the GPUs
+    /// hold says nothing of it.
+    HostMemory,
 }
 
 /// A known error message.

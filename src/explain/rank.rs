@@ -4,7 +4,7 @@
 //! every adjustment to its category, normalised over the signature's causes. Without a report
 //! (`--no-check`) only the log's own evidence moves the priors.
 
-use super::{Category, CauseKind, LogEvidence, Signature, SignatureTable};
+use super::{Category, Cause, CauseKind, LogEvidence, Signature, SignatureTable};
 use crate::report::{Container, Framework, FrameworkKind, LibraryKind, Report};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use serde::Serialize;
@@ -220,7 +220,9 @@ fn gib(mib: f64) -> String {
 /// GPU memory already in use on this machine (other processes holding it).
 pub fn memory_in_use(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(report) = input.report else { return vec![] };
-    if !has(input, Category::Oom) {
+    // Only a GPU's memory: where each memory cause is the host's, the GPUs say nothing of it.
+    let oom = |c: &&Cause| c.category == Category::Oom;
+    if input.signature.causes.iter().filter(oom).all(|c| c.kind == Some(CauseKind::HostMemory)) {
         return vec![];
     }
     let mut out = Vec::new();
