@@ -603,3 +603,21 @@ fn an_invalid_device_ordinal_on_a_mig_gpu_is_the_visible_devices_setting() {
     let log = format!("CUDA_VISIBLE_DEVICES=MIG-4b5e6f7a-1111-2222-3333-444455556666\n{msg}");
     assert_eq!(explain_with(&log, None).causes[0].category, Category::EnvVarMisconfig);
 }
+
+#[test]
+fn nvenc_s_out_of_memory_is_the_session_cap_unless_the_gpu_s_memory_is_full() {
+    // NVENC's status 10 is what GeForce drivers return past their cap on simultaneous encode
+    // sessions, with GPU memory to spare (NvPipe#81: 27% in use); the message's own "out of
+    // memory" is no user's word that memory ran out.
+    let msg = "[h264_nvenc @ 0x5601aa5b40c0] OpenEncodeSessionEx failed: out of memory (10)";
+    let alone = explain_with(msg, None);
+    assert_eq!(alone.signature, "nvenc-session-limit");
+    assert_eq!(alone.causes[0].category, Category::Other, "{:#?}", alone.causes);
+    assert!(alone.causes[0].fix.contains("fewer encodes"), "{}", alone.causes[0].fix);
+    // On a machine whose GPU memory is nearly all held, memory comes first.
+    let mut full = machine();
+    full.gpus.devices.push(gpu("NVIDIA GeForce RTX 3060", (8, 6), 12_288, 11_900, vec![]));
+    let here = explain_with(msg, Some(&full));
+    assert_eq!(here.causes[0].category, Category::Oom, "{:#?}", here.causes);
+    assert!(here.causes[0].facts.iter().any(|f| f.contains("in use now")), "{:#?}", here.causes);
+}

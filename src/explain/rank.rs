@@ -2238,6 +2238,12 @@ pub fn memory_hint_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(phrase) = input.evidence.memory_hint.as_deref() else { return vec![] };
+    // Where the message itself says it ("OpenEncodeSessionEx failed: out of memory"), its causes
+    // already weigh what it says.
+    let said = phrase.to_ascii_lowercase();
+    if input.signature.literals.iter().any(|l| l.to_ascii_lowercase().contains(&said)) {
+        return vec![];
+    }
     // Memory that ran out because it grew is the leak's symptom ([`memory_growth_in_log`]).
     if input.evidence.memory_growth.is_some() {
         return vec![];
