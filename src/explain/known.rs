@@ -72,8 +72,12 @@ pub struct KnownMatch {
     pub category: Category,
     /// What fixed it.
     pub fix: String,
-    /// The share of the smaller text's distinctive word runs that both hold, 0 to 1.
+    /// The share of the smaller text's distinctive word runs that both hold, 0 to 1; for a text
+    /// that begins with the report's title, at least [`SAME_REPORT`] (1 for the title alone).
     pub similarity: f64,
+    /// The text's first line is the report's title, word for word (a title no other report has).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_title: bool,
 }
 
 /// The table, with every (run, report) pair sorted by run: the reports holding a run, and so how
@@ -310,7 +314,13 @@ impl KnownReports {
             .take(MAX_LISTED)
             .map(|(similarity, _, r)| {
                 let k = &self.reports[r];
-                KnownMatch { url: k.url.clone(), category: k.category, fix: k.fix.clone(), similarity }
+                KnownMatch {
+                    url: k.url.clone(),
+                    category: k.category,
+                    fix: k.fix.clone(),
+                    similarity,
+                    by_title: false,
+                }
             })
             .collect()
     }
@@ -345,7 +355,13 @@ impl KnownReports {
         };
         runs(message).iter().any(|h| shared_by(h) <= MAX_SHARED_BY).then(|| {
             let k = &self.reports[r];
-            KnownMatch { url: k.url.clone(), category: k.category, fix: k.fix.clone(), similarity: 1.0 }
+            KnownMatch {
+                url: k.url.clone(),
+                category: k.category,
+                fix: k.fix.clone(),
+                similarity: 1.0,
+                by_title: true,
+            }
         })
     }
 }
@@ -398,6 +414,7 @@ mod tests {
         assert_eq!(m[0].url, "https://github.com/o/detector/issues/1");
         assert_eq!(m[0].category, Category::Other);
         assert_eq!(m[0].fix, "Upgrade the ext_ops build.");
+        assert!(!m[0].by_title);
     }
 
     #[test]
@@ -469,6 +486,7 @@ mod tests {
         let m = t.matches("Memory is not released\nnvidia-smi shows 10 GB used on GPU1 after the run", None);
         assert_eq!(m.len(), 1, "{m:?}");
         assert_eq!((m[0].url.as_str(), m[0].similarity), ("https://github.com/o/a/issues/1", SAME_REPORT));
+        assert!(m[0].by_title);
         // Not when it is a later line: a title heads its report.
         assert!(t.matches("after training\nMemory is not released", None).is_empty());
         // A title two threads share names neither; one whose runs are each in three or more

@@ -838,11 +838,18 @@ pub fn explain_with(result: &ScanResult, report: Option<&Report>, learned: &Lear
 /// The causes of the first error with the known report's category first: it says which fix
 /// this very text needed.
 fn promote_known(causes: &mut Vec<RankedCause>, known: &known::KnownMatch) {
-    let fact = format!(
-        "the text matches the known report {} ({:.0}% of the wording few other reports share; its fix is listed below)",
-        known.url,
-        known.similarity * 100.0
-    );
+    let fact = if known.by_title {
+        format!(
+            "the text begins with the title of the known report {}, word for word, a title no other report has (its fix is listed below)",
+            known.url
+        )
+    } else {
+        format!(
+            "the text matches the known report {} ({:.0}% of the wording few other reports share; its fix is listed below)",
+            known.url,
+            known.similarity * 100.0
+        )
+    };
     let top = causes.first().map_or(1.0, |c| c.score);
     let mut cause = match causes.iter().position(|c| c.category == known.category) {
         Some(i) => causes.remove(i),

@@ -85,10 +85,19 @@ fn text_error(n: usize, e: &Explanation, out: &mut dyn Write) -> io::Result<()> 
         writeln!(out, "    Less likely: {}", rest.join(", "))?;
     }
     for k in &e.known_reports {
-        writeln!(out, "    Known report like this one ({} alike): {}", percent(k.similarity), k.url)?;
+        writeln!(out, "    Known report like this one ({}): {}", likeness(k), k.url)?;
         writeln!(out, "       {} there; fixed by: {}", k.category, k.fix)?;
     }
     writeln!(out, "    Source: {}", e.source)
+}
+
+/// How a known report is like the text: its title, or the share of the wording they hold.
+fn likeness(k: &super::known::KnownMatch) -> String {
+    if k.by_title {
+        "same title, word for word".to_string()
+    } else {
+        format!("{} alike", percent(k.similarity))
+    }
 }
 
 /// Writes the report as Markdown, to paste into an issue.
@@ -132,9 +141,9 @@ pub fn markdown(report: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
             for k in &e.known_reports {
                 writeln!(
                     out,
-                    "- <{}> ({} alike, `{}`): {}",
+                    "- <{}> ({}, `{}`): {}",
                     k.url,
-                    percent(k.similarity),
+                    likeness(k),
                     k.category,
                     k.fix.replace('|', "\\|")
                 )?;
