@@ -3473,7 +3473,7 @@ pub fn who_forked(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// Tensors on two different GPUs ("found at least two devices, cuda:0 and cuda:1"): a program
 /// that moves its tensors with one .to(device) puts them on one GPU; a model spread over several
 /// is a library's placement (device_map="auto", a pipeline, FSDP), and the threads were that
-/// library's bug (see the signature's sources).
+/// library's bug (see the signature's sources), or fixed as often by making one GPU visible.
 pub fn tensors_on_two_gpus(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if input.signature.id != "torch-tensor-device-mismatch" || !has(input, Category::Other) {
         return vec![];
@@ -3483,11 +3483,19 @@ pub fn tensors_on_two_gpus(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !(a.starts_with("cuda") && b.starts_with("cuda") && a != b) {
         return vec![];
     }
-    vec![adj(
-        Category::Other,
-        20.0,
-        format!("the tensors are on two GPUs ({a} and {b}): the model is spread over several GPUs, which a library does"),
-    )]
+    // The same threads were fixed as often by making one GPU visible as by the library's fix.
+    vec![
+        adj(
+            Category::Other,
+            20.0,
+            format!("the tensors are on two GPUs ({a} and {b}): the model is spread over several GPUs, which a library does"),
+        ),
+        adj(
+            Category::EnvVarMisconfig,
+            16.0,
+            format!("the tensors are on two GPUs ({a} and {b}): with one GPU visible, all of them land on it"),
+        ),
+    ]
 }
 
 /// A GPU and the CPU in the "Expected all tensors to be on the same device" form (or PyTorch
@@ -5290,8 +5298,14 @@ mod tests {
     fn tensors_on_two_devices_are_a_library_s_unless_the_program_s_input_or_frame_says_otherwise() {
         let two = "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1! (when checking argument for argument tensors in method wrapper_CUDA_cat)";
         assert_eq!(top(two), ("torch-tensor-device-mismatch".into(), Category::Other));
+        // One GPU made visible is the other fix those threads confirmed: it comes second, above
+        // the program's own placement, and not for a GPU and the CPU.
+        let second = |t: &str| first(t).causes[1].category;
+        assert_eq!(second(two), Category::EnvVarMisconfig);
+        assert!(first(two).causes[1].fix.contains("CUDA_VISIBLE_DEVICES=0"));
         let cpu = "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!";
         assert_eq!(top(cpu).1, Category::Other);
+        assert_ne!(second(cpu), Category::EnvVarMisconfig);
         let bare = "RuntimeError: Expected all tensors to be on the same device";
         assert_eq!(top(bare).1, Category::Other);
         let old = "RuntimeError: Expected object of backend CPU but got backend CUDA for argument #2 'mat2'";
