@@ -621,3 +621,17 @@ fn nvenc_s_out_of_memory_is_the_session_cap_unless_the_gpu_s_memory_is_full() {
     assert_eq!(here.causes[0].category, Category::Oom, "{:#?}", here.causes);
     assert!(here.causes[0].facts.iter().any(|f| f.contains("in use now")), "{:#?}", here.causes);
 }
+
+#[test]
+fn every_gpu_visible_is_not_said_against_a_model_spread_over_them() {
+    // "Several GPUs visible" is the cause for tensors on two GPUs; CUDA_VISIBLE_DEVICES unset on
+    // a two-GPU machine is that cause's condition, not a fact against it.
+    let msg = "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1!";
+    let mut two = machine();
+    two.gpus.devices.push(gpu("NVIDIA GeForce RTX 3090", (8, 6), 24_576, 9_000, vec![]));
+    two.gpus.devices.push(Gpu { index: 1, ..gpu("NVIDIA GeForce RTX 3090", (8, 6), 24_576, 9_000, vec![]) });
+    let e = explain_with(msg, Some(&two));
+    let env = e.causes.iter().find(|c| c.category == Category::EnvVarMisconfig).unwrap();
+    assert!(env.against.iter().all(|a| !a.contains("CUDA_VISIBLE_DEVICES")), "{env:#?}");
+    assert_eq!(e.causes[1].category, Category::EnvVarMisconfig, "{:#?}", e.causes);
+}
