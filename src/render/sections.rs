@@ -3,7 +3,8 @@
 //! renderers, so both always say the same thing.
 
 use crate::report::{
-    CudaLibrary, Evidence, Fact, LibraryKind, ModuleFlavour, Origin, PackageManager, PathChain, Report,
+    CudaLibrary, DriverLibrary, Evidence, Fact, LibraryKind, ModuleFlavour, Origin, PackageManager,
+    PathChain, Report,
 };
 use std::collections::BTreeMap;
 
@@ -162,31 +163,19 @@ fn driver(report: &Report) -> Section {
         rows.push(Row::new("Supports CUDA", format!("up to {}", c.value), source_of(c)));
     }
     // One row per directory and version: a driver install is a set of files of one version.
-    let mut groups: Vec<(String, String, bool, Vec<String>)> = Vec::new();
-    for lib in &d.libraries {
-        let dir = lib.path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
-        let version = lib.version.as_ref().map(ToString::to_string).unwrap_or_else(|| "?".into());
-        match groups.iter_mut().find(|g| g.0 == dir && g.1 == version) {
-            Some(g) => g.3.push(lib.name.clone()),
-            None => groups.push((dir, version, lib.forward_compat, vec![lib.name.clone()])),
-        }
-    }
-    for (dir, version, compat, names) in groups {
-        let label = if compat { "Forward compat" } else { "Libraries" };
+    let version_of =
+        |l: &DriverLibrary| l.version.as_ref().map(ToString::to_string).unwrap_or_else(|| "?".into());
+    for ((dir, version), libs) in grouped(&d.libraries, |l| (dir_of(&l.path), version_of(l))) {
+        let label = if libs[0].forward_compat { "Forward compat" } else { "Libraries" };
+        let names: Vec<&str> = libs.iter().map(|l| l.name.as_str()).collect();
         rows.push(Row::new(label, format!("{version}  {}", names.join(" ")), dir));
     }
     // The driver's own libraries the loader's cache does not lead to, one row per directory: a
     // program finds them only through LD_LIBRARY_PATH (forward-compatibility copies are meant to
     // be reached that way).
-    let mut unlisted: Vec<(&str, Vec<&str>)> = Vec::new();
-    for lib in d.libraries.iter().filter(|l| !l.forward_compat && l.in_loader_cache == Some(false)) {
-        let dir = lib.path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        match unlisted.iter_mut().find(|g| g.0 == dir) {
-            Some(g) => g.1.push(&lib.name),
-            None => unlisted.push((dir, vec![&lib.name])),
-        }
-    }
-    for (dir, names) in unlisted {
+    let unlisted = d.libraries.iter().filter(|l| !l.forward_compat && l.in_loader_cache == Some(false));
+    for (dir, libs) in grouped(unlisted, |l| dir_of(&l.path)) {
+        let names: Vec<&str> = libs.iter().map(|l| l.name.as_str()).collect();
         rows.push(Row::new(
             "Not in cache",
             format!(
@@ -335,16 +324,10 @@ fn libraries(report: &Report) -> Section {
     let mut rows = Vec::new();
     for kind in LibraryKind::ALL {
         // One row per directory and version: cuDNN's sub-libraries join their main library.
-        let mut groups: Vec<(String, String, Vec<&CudaLibrary>)> = Vec::new();
-        for lib in by_kind.get(&kind).into_iter().flatten() {
-            let dir = lib.path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-            let version = lib.version.as_ref().map(|v| v.value.to_string()).unwrap_or_else(|| "?".into());
-            match groups.iter_mut().find(|g| g.0 == dir && g.1 == version) {
-                Some(g) => g.2.push(lib),
-                None => groups.push((dir, version, vec![lib])),
-            }
-        }
-        for (_, version, libs) in groups {
+        let libs = by_kind.get(&kind).into_iter().flatten().copied();
+        let version_of =
+            |l: &CudaLibrary| l.version.as_ref().map(|v| v.value.to_string()).unwrap_or_else(|| "?".into());
+        for ((_, version), libs) in grouped(libs, |l| (dir_of(&l.path), version_of(l))) {
             let main = libs.iter().find(|l| !l.name.contains('_')).unwrap_or(&libs[0]);
             let mut value = format!("{version}  {}", main.path);
             if libs.len() > 1 {
@@ -360,12 +343,30 @@ fn libraries(report: &Report) -> Section {
     Section { title: "CUDA libraries".into(), rows }
 }
 
+/// The directory part of a path ("" for a bare name).
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// `items` in groups of equal key, each group and the groups in the order their items came
+/// (one report row per group).
+fn grouped<T, K: PartialEq>(items: impl IntoIterator<Item = T>, key: impl Fn(&T) -> K) -> Vec<(K, Vec<T>)> {
+    let mut groups: Vec<(K, Vec<T>)> = Vec::new();
+    for item in items {
+        let k = key(&item);
+        match groups.iter_mut().find(|g| g.0 == k) {
+            Some(g) => g.1.push(item),
+            None => groups.push((k, vec![item])),
+        }
+    }
+    groups
+}
+
 /// True for a library inside a framework wheel's own directory (`site-packages/torch/lib`,
 /// origin pip `torch`) rather than a wheel of its own (`nvidia/cublas/lib`).
 fn bundled_in_wheel(lib: &CudaLibrary) -> bool {
     let Origin::Pip { package, .. } = &lib.origin else { return false };
-    let dir = lib.path.rsplit_once('/').map_or("", |(d, _)| d);
-    dir.strip_suffix("/lib").is_some_and(|d| d.rsplit('/').next() == Some(package.as_str()))
+    dir_of(&lib.path).strip_suffix("/lib").is_some_and(|d| d.rsplit('/').next() == Some(package.as_str()))
 }
 
 /// Packages people ask about first: the libraries frameworks load and the driver.
