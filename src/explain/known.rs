@@ -63,6 +63,19 @@ pub struct KnownReport {
     title: usize,
 }
 
+impl KnownReport {
+    /// This report as a text's match.
+    fn matched(&self, similarity: f64, by_title: bool) -> KnownMatch {
+        KnownMatch {
+            url: self.url.clone(),
+            category: self.category,
+            fix: self.fix.clone(),
+            similarity,
+            by_title,
+        }
+    }
+}
+
 /// A known report that a text matches.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct KnownMatch {
@@ -312,16 +325,7 @@ impl KnownReports {
         found
             .into_iter()
             .take(MAX_LISTED)
-            .map(|(similarity, _, r)| {
-                let k = &self.reports[r];
-                KnownMatch {
-                    url: k.url.clone(),
-                    category: k.category,
-                    fix: k.fix.clone(),
-                    similarity,
-                    by_title: false,
-                }
-            })
+            .map(|(similarity, _, r)| self.reports[r].matched(similarity, false))
             .collect()
     }
 
@@ -353,16 +357,10 @@ impl KnownReports {
             Some((first, rest)) if is_exception_class(first) => rest,
             _ => &refs[..],
         };
-        runs(message).iter().any(|h| shared_by(h) <= MAX_SHARED_BY).then(|| {
-            let k = &self.reports[r];
-            KnownMatch {
-                url: k.url.clone(),
-                category: k.category,
-                fix: k.fix.clone(),
-                similarity: 1.0,
-                by_title: true,
-            }
-        })
+        runs(message)
+            .iter()
+            .any(|h| shared_by(h) <= MAX_SHARED_BY)
+            .then(|| self.reports[r].matched(1.0, true))
     }
 }
 
