@@ -635,3 +635,53 @@ fn every_gpu_visible_is_not_said_against_a_model_spread_over_them() {
     assert!(env.against.iter().all(|a| !a.contains("CUDA_VISIBLE_DEVICES")), "{env:#?}");
     assert_eq!(e.causes[1].category, Category::EnvVarMisconfig, "{:#?}", e.causes);
 }
+
+#[test]
+fn nvenc_s_minimum_driver_is_weighed_on_this_machine_s_driver() {
+    // FFmpeg prints the oldest driver its NVENC API needs; the machine's kernel module says
+    // whether this driver is it.
+    let log = "[h264_nvenc @ 0x55d] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0\n\
+               [h264_nvenc @ 0x55d] The minimum required Nvidia driver for nvenc is 530.41.03 or newer\n";
+    let module = |v: &str, flavour| cudoctor::report::KernelModule {
+        version: Fact::new(v.parse().unwrap(), Evidence::file("/proc/driver/nvidia/version")),
+        flavour,
+    };
+    let alone = explain_with(log, None);
+    assert_eq!(alone.signature, "nvenc-driver-too-old");
+    assert_eq!(alone.causes[0].category, Category::DriverTooOld, "{:#?}", alone.causes);
+
+    let mut old = machine();
+    old.driver.kernel_module = Some(module("470.256.02", cudoctor::report::ModuleFlavour::Proprietary));
+    let e = explain_with(log, Some(&old));
+    assert!(
+        e.causes[0].facts.iter().any(|f| f.contains("470.256.02 is older than the 530.41.03")),
+        "{:#?}",
+        e.causes
+    );
+    assert!(e.causes[0].score > alone.causes[0].score);
+
+    let mut new = machine();
+    new.driver.kernel_module = Some(module("580.159.04", cudoctor::report::ModuleFlavour::Open));
+    let e = explain_with(log, Some(&new));
+    let too_old = e.causes.iter().find(|c| c.category == Category::DriverTooOld).unwrap();
+    assert!(
+        too_old.against.iter().any(|f| f.contains("580.159.04 is at least the 530.41.03")),
+        "{too_old:#?}"
+    );
+    assert!(too_old.score < alone.causes[0].score);
+
+    // NVENC's session status under the open modules: only the proprietary module says against
+    // that cause; "a kernel module is loaded" says nothing of it.
+    let session = "[h264_nvenc @ 0x5601aa5b40c0] OpenEncodeSessionEx failed: out of memory (10)";
+    let open = explain_with(session, Some(&new));
+    let cause =
+        |e: &Explanation| e.causes.iter().find(|c| c.category == Category::DriverNotLoaded).unwrap().clone();
+    assert!(cause(&open).against.is_empty(), "{:#?}", cause(&open));
+    let proprietary = explain_with(session, Some(&old));
+    assert!(
+        cause(&proprietary).against.iter().any(|f| f.contains("proprietary")),
+        "{:#?}",
+        cause(&proprietary)
+    );
+    assert!(cause(&proprietary).score < cause(&open).score);
+}

@@ -122,6 +122,7 @@ struct RawKeyword {
 
 #[derive(Deserialize)]
 struct RawFallback {
+    libraries: Vec<String>,
     cause: Vec<RawCause>,
     keyword: Vec<RawKeyword>,
 }
@@ -146,6 +147,10 @@ pub struct FallbackTable {
     trouble: Regex,
     benign: Regex,
     prose: Regex,
+    /// The libraries a text may name (see `libraries` in data/fallback.toml), as one
+    /// case-insensitive pattern whose group 1 is the name, and their spellings by lower case.
+    libraries: Regex,
+    library_names: Vec<String>,
 }
 
 /// Why the keyword table could not be built.
@@ -169,6 +174,28 @@ pub enum FallbackError {
 }
 
 impl FallbackTable {
+    /// The libraries of the list that `text` names, at most three: those on lines that read as
+    /// errors first, each by first appearance, spelled as the list spells them.
+    fn named_libraries(&self, text: &str) -> Vec<&str> {
+        let mut found: Vec<(bool, usize, &str)> = Vec::new();
+        for line in text.lines() {
+            let on_error_line = self.error_line.is_match(line);
+            for c in self.libraries.captures_iter(line) {
+                let m = c.get(1).expect("group 1 always takes part");
+                let Some(name) = self.library_names.iter().find(|n| n.eq_ignore_ascii_case(m.as_str()))
+                else {
+                    continue;
+                };
+                match found.iter_mut().find(|f| f.2 == name.as_str()) {
+                    Some(f) => f.0 |= on_error_line,
+                    None => found.push((on_error_line, found.len(), name)),
+                }
+            }
+        }
+        found.sort_by_key(|&(on_error_line, order, _)| (!on_error_line, order));
+        found.into_iter().take(3).map(|f| f.2).collect()
+    }
+
     /// Builds the table from TOML text.
     pub fn from_toml(text: &str) -> Result<FallbackTable, FallbackError> {
         let raw: RawFallback = toml::from_str(text)?;
@@ -195,7 +222,23 @@ impl FallbackTable {
         let trouble = Regex::new(TROUBLE).expect("constant pattern");
         let benign = Regex::new(BENIGN).expect("constant pattern");
         let prose = Regex::new(PROSE).expect("constant pattern");
-        Ok(FallbackTable { causes: raw.cause, keywords, error_line, stack, trouble, benign, prose })
+        // A name stands alone: not inside a longer name ("whisper" in "faster-whisper", "cupy" in
+        // "cupy-cuda12x") or a word.
+        let alternatives: Vec<String> = raw.libraries.iter().map(|l| regex::escape(l)).collect();
+        let pattern = format!(r"(?i)(?:^|[^A-Za-z0-9_.-])({})(?:$|[^A-Za-z0-9_-])", alternatives.join("|"));
+        let libraries = Regex::new(&pattern)
+            .map_err(|source| FallbackError::Regex { pattern: "libraries".into(), source })?;
+        Ok(FallbackTable {
+            causes: raw.cause,
+            keywords,
+            error_line,
+            stack,
+            trouble,
+            benign,
+            prose,
+            libraries,
+            library_names: raw.libraries,
+        })
     }
 }
 
@@ -347,13 +390,15 @@ pub fn explain_unrecognised(
             // ranking reads is CUDA_VISIBLE_DEVICES.
             let variable = (category == Category::EnvVarMisconfig && text.contains(CUDA_VISIBLE_DEVICES))
                 .then(|| CUDA_VISIBLE_DEVICES.to_string());
-            let fix =
-                votes.iter().find(|v| v.category == category).and_then(|v| v.fix.clone()).unwrap_or_else(
-                    || match (category, ev.library_frame.as_deref()) {
-                        (Category::Other, Some(package)) => library_fix(package),
-                        _ => c.fix.clone(),
-                    },
-                );
+            let fix = votes
+                .iter()
+                .find(|v| v.category == category)
+                .and_then(|v| v.fix.clone())
+                .unwrap_or_else(|| match (category, ev.library_frame.as_deref()) {
+                    (Category::Other, Some(package)) => library_fix(package),
+                    (Category::Other, None) => named_libraries_fix(&c.fix, &keywords.named_libraries(text)),
+                    _ => c.fix.clone(),
+                });
             Some(Cause { category, weight: share, why, fix, variable, kind: None })
         })
         .collect();
@@ -428,6 +473,18 @@ fn library_fix(package: &str) -> String {
          release that last worked, or apply the fix from its issue tracker (search it for the first error \
          line), then rebuild what was compiled against it; `cudoctor check` lists what this machine has."
     )
+}
+
+/// The general fix for a library's own bug, followed by the libraries the text names ("…
+/// Libraries the text names: triton, xformers."): of the corpus's unrecognised texts answered
+/// `other` whose fix named no term of the thread's, about half name a library of the list, and a
+/// quarter name the one whose upgrade, downgrade or patch fixed the thread (74 of 298, measured
+/// 2026-12-02).
+fn named_libraries_fix(general: &str, named: &[&str]) -> String {
+    if named.is_empty() {
+        return general.to_string();
+    }
+    format!("{general} Libraries the text names: {}.", named.join(", "))
 }
 
 /// Byte offset of the start of the line that holds byte `at`.
@@ -636,6 +693,29 @@ mod tests {
             let env = e.causes.iter().take(2).find(|c| c.category == Category::EnvVarMisconfig);
             assert!(env.is_some_and(|c| c.fix.contains("PYOPENGL_PLATFORM=egl")), "{egl}: {:?}", e.causes);
         }
+    }
+
+    #[test]
+    fn a_library_s_own_bug_names_the_libraries_the_text_names() {
+        let text = "Something broke after the update\n\
+                    pip list: faster-whisper 1.0.3, numpy 1.26.4\n\
+                    RuntimeError: Triton Error: operation failed in kernel fused_attention (flash-attn 2.5.8)\n";
+        let e = guess(text).unwrap();
+        let other = e.causes.iter().find(|c| c.category == Category::Other).unwrap();
+        // The error line's first, then the others by first appearance; "whisper" inside
+        // "faster-whisper" is not a name of its own.
+        assert!(
+            other.fix.ends_with("Libraries the text names: triton, flash-attn, faster-whisper."),
+            "{}",
+            other.fix
+        );
+        // A text that names none keeps the general fix.
+        let none = guess(
+            "Something broke after the update\nRuntimeError: operation failed in kernel fused_attention\n",
+        )
+        .unwrap();
+        let other = none.causes.iter().find(|c| c.category == Category::Other).unwrap();
+        assert!(!other.fix.contains("Libraries the text names"), "{}", other.fix);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! (`--no-check`) only the log's own evidence moves the priors.
 
 use super::{Category, Cause, CauseKind, LogEvidence, Signature, SignatureTable};
-use crate::report::{Container, Framework, FrameworkKind, LibraryKind, Report};
+use crate::report::{Container, Framework, FrameworkKind, LibraryKind, ModuleFlavour, Report};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -135,6 +135,8 @@ pub const RULES: &[Rule] = &[
     xla_kernel_image_vs_driver,
     triton_ptxas_vs_driver,
     video_library_and_capability,
+    nvenc_driver_requirement,
+    nvenc_under_the_open_modules,
     driver_library_in_this_container,
     mig_device_selection,
     ort_build_vs_log,
@@ -972,7 +974,10 @@ pub fn driver_module_vs_libraries(input: &RuleInput<'_>) -> Vec<Adjustment> {
 
 /// Whether the NVIDIA kernel module is loaded.
 pub fn driver_loaded(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if !has(input, Category::DriverNotLoaded) || input.signature.kernel_module_message {
+    if !has(input, Category::DriverNotLoaded)
+        || input.signature.kernel_module_message
+        || input.signature.id == "nvenc-session-limit"
+    {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
@@ -1243,6 +1248,58 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
             1.2,
             format!("running in a container ({:?})", kinds[0]).to_lowercase(),
         )]
+    }
+}
+
+/// The driver version the NVENC message names as the minimum, against this machine's (the kernel
+/// module's, else NVML's): older is the cause; as new or newer says the message came from
+/// another machine's driver, or from a program that carries its own old copy of the libraries.
+pub fn nvenc_driver_requirement(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "nvenc-driver-too-old" {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    let Some(need) = input.evidence.group("need").and_then(|v| v.parse::<DriverVersion>().ok()) else {
+        return vec![];
+    };
+    let module = report.driver.kernel_module.as_ref().map(|m| &m.version.value);
+    let Some(driver) = module.or(report.driver.nvml_version.as_ref().map(|v| &v.value)) else {
+        return vec![];
+    };
+    if *driver < need {
+        vec![adj(
+            Category::DriverTooOld,
+            4.0,
+            format!("this machine's driver {driver} is older than the {need} the message asks for"),
+        )]
+    } else {
+        vec![adj(
+            Category::DriverTooOld,
+            0.3,
+            format!("this machine's driver {driver} is at least the {need} the message asks for (was the message from another machine?)"),
+        )]
+    }
+}
+
+/// NVENC's out-of-memory status under NVIDIA's open kernel modules on a GeForce card (before they
+/// drove its encoder) is a cause only where the open modules run: the proprietary module says
+/// against it, the open one says nothing (whether this card's encoder is driven is not known
+/// here). [`driver_loaded`] leaves this signature to this rule.
+pub fn nvenc_under_the_open_modules(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "nvenc-session-limit" {
+        return vec![];
+    }
+    let Some(module) = input.report.and_then(|r| r.driver.kernel_module.as_ref()) else { return vec![] };
+    match module.flavour {
+        ModuleFlavour::Proprietary => vec![adj(
+            Category::DriverNotLoaded,
+            0.2,
+            format!(
+                "the proprietary NVIDIA kernel module {} is loaded, not the open one",
+                module.version.value
+            ),
+        )],
+        ModuleFlavour::Open | ModuleFlavour::Unknown => vec![],
     }
 }
 
