@@ -662,6 +662,7 @@ fn nvenc_s_minimum_driver_is_weighed_on_this_machine_s_driver() {
 
     let mut new = machine();
     new.driver.kernel_module = Some(module("580.159.04", cudoctor::report::ModuleFlavour::Open));
+    new.frameworks.push(torch("2.11.0", "13.0", "9.19.0"));
     let e = explain_with(log, Some(&new));
     let too_old = e.causes.iter().find(|c| c.category == Category::DriverTooOld).unwrap();
     assert!(
@@ -669,6 +670,10 @@ fn nvenc_s_minimum_driver_is_weighed_on_this_machine_s_driver() {
         "{too_old:#?}"
     );
     assert!(too_old.score < alone.causes[0].score);
+    // FFmpeg's message says nothing of the CUDA this machine's PyTorch needs (found on the H200:
+    // "though the driver supports CUDA 13.0, enough for PyTorch 2.11.0+cu130").
+    assert!(too_old.against.iter().chain(&too_old.facts).all(|f| !f.contains("PyTorch")), "{too_old:#?}");
+    assert_eq!(e.causes[0].category, Category::DriverTooOld, "{:#?}", e.causes);
 
     // NVENC's session status under the open modules: only the proprietary module says against
     // that cause; "a kernel module is loaded" says nothing of it.

@@ -291,6 +291,10 @@ pub struct LogEvidence {
     /// `torch/nn/modules/rnn.py` frame): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rnn_in_log: Option<String>,
+    /// The log names PyTorch's run-time compiled kernels or their cache (JITerator,
+    /// `~/.cache/torch/kernels`, PYTORCH_KERNEL_CACHE_PATH, "kernel cache"): the marker as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kernel_cache_in_log: Option<String>,
     /// The log names an embedding layer or its vocabulary (`nn.Embedding`, "embeddings",
     /// `vocab_size`): the input of a lookup that fails when an index is out of range.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -411,6 +415,7 @@ struct Patterns {
     driver_blocked: Regex,
     driver_unreachable: Regex,
     rnn: Regex,
+    kernel_cache: Regex,
     embedding: Regex,
     python_import: Regex,
     frame: Regex,
@@ -637,6 +642,7 @@ fn patterns() -> &'static Patterns {
             // Also other frameworks' cuDNN RNN layers: Chainer's NStepLSTM, TensorFlow's CudnnRNN
             // ops and Keras's LSTM/GRU layers, cuDNN's own cudnnRNN* calls.
             rnn: re(r"(?i)\bnn\.(?:lstm|gru|rnn)\b|\bself\.(?:lstm|gru|rnn)\b|\bnn[/\\]modules[/\\]rnn\.py\b|\b_cudnn_rnn\b|\bNStep(?:Bi)?(?:LSTM|GRU|RNN)\b|\bCudnnRNN\w*|\bcudnnRNN\w+|\blayers\.(?:LSTM|GRU)\b"),
+            kernel_cache: re(r"(?i)\bjiterator\b|torch[/\\]kernels\b|\bPYTORCH_KERNEL_CACHE_PATH\b|\bkernel[ _]cache\b"),
             embedding: re(r"(?i)\bnn\.Embedding\b|\bembeddings?\b|\bvocab(?:ulary)?[_ ]size\b"),
             suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
             fork: re(r"(?i)\bfork(?:ed|ing)?\b|\bmultiprocessing\b|\bDataLoader\b|\bnum_workers\b|\bstart[_ ]method\b"),
@@ -1018,6 +1024,7 @@ pub fn extract(
     ev.driver_blocked = found(&p.driver_blocked);
     ev.driver_unreachable = found(&p.driver_unreachable);
     ev.rnn_in_log = found(&p.rnn);
+    ev.kernel_cache_in_log = found(&p.kernel_cache);
     ev.embedding_in_log = found(&p.embedding);
     (ev.library_frame, ev.own_frame) = traceback_frames(context, p);
     ev.python_import =

@@ -109,7 +109,8 @@ pub fn frameworks_of(signature: &Signature, evidence: &LogEvidence) -> Option<Ve
         "xla" => Some(vec![Tensorflow, Jax, Jaxlib, JaxCudaPlugin]),
         "paddle" => Some(vec![Paddle]),
         "ort" => Some(vec![Onnxruntime]),
-        "numba" | "theano" | "tensorrt" | "ctranslate2" => Some(vec![]),
+        // FFmpeg's NVENC and NVDEC messages, cuDF's Jitify cache: programs outside the frameworks.
+        "numba" | "theano" | "tensorrt" | "ctranslate2" | "nvenc" | "video" | "jitify" => Some(vec![]),
         _ if evidence.jax_in_log.is_some() => Some(JAX.to_vec()),
         // A message any framework prints, in a text that names some: those are the ones it is
         // about (an ONNX Runtime log says nothing of how this machine's PyTorch was built).

@@ -159,6 +159,7 @@ pub const RULES: &[Rule] = &[
     library_left_a_tensor_behind,
     who_forked,
     pytorch_cudnn_not_initialized,
+    kernel_cache_in_log,
     torch_release_cudnn_bug,
     toolkit_newer_than_the_code,
     paddle_cudnn_bad_param,
@@ -3619,6 +3620,22 @@ const TORCH_CUDNN_BUGS: &[(&str, &str, &str)] = &[(
     "PyTorch 1.8.0's CUDA 10.2 wheels fail to initialise cuDNN; 1.8.1 fixed it (pytorch#53336)",
 )];
 
+/// PyTorch's driver-API call refused with "invalid argument" where the log names its run-time
+/// compiled kernels or their cache: the JITerator loaded a cached kernel that does not fit
+/// (<https://github.com/pytorch/pytorch/issues/132756>, <https://github.com/pytorch/pytorch/issues/156010>:
+/// deleting ~/.cache/torch/kernels fixed it).
+pub fn kernel_cache_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "torch-driver-invalid-argument" {
+        return vec![];
+    }
+    let Some(marker) = input.evidence.kernel_cache_in_log.as_deref() else { return vec![] };
+    vec![adj(
+        Category::PermissionOrCache,
+        5.0,
+        format!("the log names PyTorch's run-time compiled kernels or their cache (\"{marker}\")"),
+    )]
+}
+
 /// cuDNN failing to initialise under a PyTorch release known for it, named in the log or installed
 /// here: the release is the cause.
 pub fn torch_release_cudnn_bug(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -4742,6 +4759,21 @@ mod tests {
     fn a_tensorrt_7_version_tag_error_is_an_engine_of_another_version() {
         let text = "[TensorRT] ERROR: coreReadArchive.cpp (41) - Serialization Error in verifyHeader: 0 (Version tag does not match. Note: Current Version: 96, Serialized Engine Version: 97)";
         assert_eq!(top(text), ("tensorrt-engine-deserialize".into(), Category::Other));
+    }
+
+    #[test]
+    fn pytorch_s_driver_invalid_argument_is_its_kernel_cache_where_the_log_names_it() {
+        // Alone, memory running short (LLaMA-Factory#8428); with the JITerator or its cache named,
+        // the cached kernel (pytorch#132756, #156010). The "erializ" anchor brings cuDF's Jitify
+        // cache in (and still TensorRT's "Serialized Engine Version").
+        let msg = "RuntimeError: CUDA driver error: invalid argument";
+        assert_eq!(top(msg), ("torch-driver-invalid-argument".into(), Category::Oom));
+        let jiterator = format!("JITerator: Torch.prod produces {msg}");
+        assert_eq!(top(&jiterator).1, Category::PermissionOrCache);
+        let cached = format!("{msg}\nit goes away after rm -rf ~/.cache/torch/kernels");
+        assert_eq!(top(&cached).1, Category::PermissionOrCache);
+        let jitify = "RuntimeError: Failed to deserialize program";
+        assert_eq!(top(jitify), ("jitify-cache-deserialize".into(), Category::PermissionOrCache));
     }
 
     #[test]
