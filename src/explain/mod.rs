@@ -154,7 +154,8 @@ pub struct Cause {
 pub const CUDA_VISIBLE_DEVICES: &str = "CUDA_VISIBLE_DEVICES";
 
 /// Causes a ranking rule looks for by what they are (their category is `other` for the first
-/// three, `oom` for the last, and a category covers more than one such cause).
+/// three, `oom` or `container_runtime` for the last, and a category covers more than one such
+/// cause).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CauseKind {
@@ -165,7 +166,8 @@ pub enum CauseKind {
     /// The GPU is in an exclusive or prohibited compute mode, held by another process.
     ExclusiveComputeMode,
     /// The host's memory ran out (RAM, the paging file, /dev/shm), not a GPU's: what the GPUs
-    /// hold says nothing of it.
+    /// hold says nothing of it. On a `container_runtime` cause, the container's /dev/shm (Docker's
+    /// 64 MB): the container's share of host memory, not its GPU plumbing.
     HostMemory,
 }
 

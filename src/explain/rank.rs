@@ -1190,14 +1190,21 @@ fn host_containers(report: &Report) -> Vec<Container> {
     report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect()
 }
 
-/// Messages whose container cause is the container's shared memory or disk, not its GPU.
-const NOT_GPU_PLUMBING: [&str; 4] =
-    ["nccl-shm", "nccl-system-error", "torch-dataloader-shm", "no-space-left-on-device"];
-
-/// Messages naming a driver library that a rule of their own looks up on this machine
-/// ([`video_library_and_capability`], [`driver_library_in_this_container`]).
-const DRIVER_LIBRARY_MESSAGES: [&str; 3] =
-    ["video-library-missing", "loader-libcuda-missing", "nvidia-smi-no-libnvidia-ml"];
+/// The driver library a message says could not be loaded, for the messages whose rules look it up
+/// on this machine ([`video_library_and_capability`], [`driver_library_in_this_container`]): its
+/// name as the check lists it (without ".so").
+fn driver_library_named(input: &RuleInput<'_>) -> Option<&'static str> {
+    let named = |prefix: &str| input.evidence.library.as_deref().is_some_and(|l| l.starts_with(prefix));
+    match input.signature.id.as_str() {
+        "video-library-missing" if named("libnvcuvid") => Some("libnvcuvid"),
+        "video-library-missing" => Some("libnvidia-encode"),
+        // nvidia-smi's "couldn't find libnvidia-ml.so" is NVML's library alike.
+        "loader-libcuda-missing" if named("libnvidia-ml") => Some("libnvidia-ml"),
+        "loader-libcuda-missing" => Some("libcuda"),
+        "nvidia-smi-no-libnvidia-ml" => Some("libnvidia-ml"),
+        _ => None,
+    }
+}
 
 /// Whether this runs in a container, and with GPU device nodes.
 pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
@@ -1224,9 +1231,11 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let gpu_answers = !report.driver.device_nodes.is_empty()
         && report.driver.nvml_version.is_some()
         && report.driver.cuda_supported.is_some();
-    let runtime_message = input.signature.container_message
-        || NOT_GPU_PLUMBING.contains(&input.signature.id.as_str())
-        || DRIVER_LIBRARY_MESSAGES.contains(&input.signature.id.as_str());
+    let container_cause = |c: &&Cause| c.category == Category::ContainerRuntime;
+    let shared_memory_only =
+        input.signature.causes.iter().filter(container_cause).all(|c| c.kind == Some(CauseKind::HostMemory));
+    let runtime_message =
+        input.signature.container_message || shared_memory_only || driver_library_named(input).is_some();
     if report.driver.device_nodes.is_empty() {
         vec![adj(
             Category::ContainerRuntime,
@@ -1317,11 +1326,7 @@ pub fn video_library_and_capability(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
-    // The library the message names; the check lists each by its name without ".so".
-    let wanted = match input.evidence.library.as_deref() {
-        Some(l) if l.starts_with("libnvcuvid") => "libnvcuvid",
-        _ => "libnvidia-encode",
-    };
+    let Some(wanted) = driver_library_named(input) else { return vec![] };
     if let Some(lib) = report.driver.libraries.iter().find(|l| l.name == wanted) {
         let dir = lib.path.rsplit_once('/').map_or(lib.path.as_str(), |(d, _)| d);
         let fact = match lib.in_loader_cache {
@@ -1376,15 +1381,11 @@ pub fn video_library_and_capability(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// usual reading, a container without the runtime, stays for a machine that is none (the log of
 /// a `docker run` this host started) or whose cache does not list the library.
 pub fn driver_library_in_this_container(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    // nvidia-smi's "couldn't find libnvidia-ml.so" is NVML's library alike.
-    let wanted = match input.signature.id.as_str() {
-        "loader-libcuda-missing" => match input.evidence.library.as_deref() {
-            Some(l) if l.starts_with("libnvidia-ml") => "libnvidia-ml",
-            _ => "libcuda",
-        },
-        "nvidia-smi-no-libnvidia-ml" => "libnvidia-ml",
-        _ => return vec![],
-    };
+    // The video libraries' container cause is read on the capabilities instead.
+    if input.signature.id == "video-library-missing" {
+        return vec![];
+    }
+    let Some(wanted) = driver_library_named(input) else { return vec![] };
     let Some(report) = input.report else { return vec![] };
     if host_containers(report).is_empty() || !has(input, Category::ContainerRuntime) {
         return vec![];
