@@ -521,7 +521,7 @@ fn nvenc_s_missing_library_in_a_container_is_read_on_its_driver_capabilities() {
     // elsewhere (a sandbox); not listed, only LD_LIBRARY_PATH would find it.
     has_it.driver.libraries[0].in_loader_cache = Some(true);
     let e = explain_with(msg, Some(&has_it));
-    assert!(e.causes[0].facts[0].contains("the loader's cache lists it"), "{:#?}", e.causes[0]);
+    assert!(e.causes[0].facts[0].contains("is in the loader's cache here"), "{:#?}", e.causes[0]);
     has_it.driver.libraries[0].in_loader_cache = Some(false);
     let e = explain_with(msg, Some(&has_it));
     assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);

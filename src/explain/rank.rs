@@ -1330,10 +1330,7 @@ pub fn video_library_and_capability(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if let Some(lib) = report.driver.libraries.iter().find(|l| l.name == wanted) {
         let dir = lib.path.rsplit_once('/').map_or(lib.path.as_str(), |(d, _)| d);
         let fact = match lib.in_loader_cache {
-            Some(true) => format!(
-                "{} is on this machine and the loader's cache lists it (ldconfig -p): a program using the system's loader finds it, so the one that failed searches elsewhere (a Snap or Flatpak sandbox, a build with its own library path, another container)",
-                lib.path
-            ),
+            Some(true) => found_by_the_loader(&lib.path),
             Some(false) => format!(
                 "{} is on this machine, but the loader's cache does not list it: a program finds it only through LD_LIBRARY_PATH (add {dir} to /etc/ld.so.conf.d and run ldconfig)",
                 lib.path
@@ -1402,17 +1399,21 @@ pub fn driver_library_in_this_container(input: &RuleInput<'_>) -> Vec<Adjustment
         adj(
             Category::ContainerRuntime,
             0.4,
-            format!("this container has {} and the loader's cache lists it: the driver was mounted", lib.path),
-        ),
-        adj(
-            Category::LibraryNotFound,
-            2.0,
             format!(
-                "{} is in the loader's cache here: a program using the system's loader finds it, so the one that failed searches elsewhere (its own library path, a sandbox) or ran in another container",
+                "this container has {} and the loader's cache lists it: the driver was mounted",
                 lib.path
             ),
         ),
+        adj(Category::LibraryNotFound, 2.0, found_by_the_loader(&lib.path)),
     ]
+}
+
+/// A driver library the message says could not be loaded, found in this machine's loader cache:
+/// what that says of the program that failed.
+fn found_by_the_loader(path: &str) -> String {
+    format!(
+        "{path} is in the loader's cache here (ldconfig -p lists it): a program using the system's loader finds it, so the one that failed searches elsewhere (its own library path, a Snap or Flatpak sandbox) or ran in another container"
+    )
 }
 
 /// On a GPU in MIG mode a CUDA process enumerates one MIG instance only, the one
