@@ -690,3 +690,23 @@ fn nvenc_s_minimum_driver_is_weighed_on_this_machine_s_driver() {
     );
     assert!(cause(&proprietary).score < cause(&open).score);
 }
+
+#[test]
+fn a_gpu_without_nvenc_is_not_argued_with_its_cuda_support() {
+    // FFmpeg's "No capable devices found": the GPU has no NVENC (an MX card, a data-centre GPU)
+    // or not for that codec; that CUDA and cuDNN support the GPU says nothing of it (found on
+    // the H200). A CUDA error still gets that fact.
+    let mut h200 = machine();
+    h200.gpus.devices.push(gpu("NVIDIA H200", (9, 0), 143_771, 0, vec![]));
+    h200.cudnn.push(cudnn("/usr/lib/x86_64-linux-gnu", "9.14.0"));
+    let arch = |text: &str| {
+        let result = explain::scan::scan_bytes(text.as_bytes(), explain::table());
+        let e = explain::explain(&result, Some(&h200)).into_iter().next().expect("an answer");
+        e.causes.into_iter().find(|c| c.category == Category::ArchUnsupported).expect("an arch cause")
+    };
+    let nvenc =
+        arch("HandBrake cannot start NVENC\n[hevc_nvenc @ 0x7f2f345b1780] No capable devices found\n");
+    assert!(nvenc.against.iter().all(|f| !f.contains("support the NVIDIA H200")), "{nvenc:#?}");
+    let cuda = arch("RuntimeError: CUDA error: no kernel image is available for execution on the device");
+    assert!(cuda.against.iter().any(|f| f.contains("support the NVIDIA H200")), "{cuda:#?}");
+}

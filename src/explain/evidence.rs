@@ -295,6 +295,10 @@ pub struct LogEvidence {
     /// `~/.cache/torch/kernels`, PYTORCH_KERNEL_CACHE_PATH, "kernel cache"): the marker as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kernel_cache_in_log: Option<String>,
+    /// The text is about the GPU's video engines (FFmpeg's `h264_nvenc`, NVENC, NVDEC, CUVID):
+    /// the marker as written. What a GPU's CUDA and cuDNN support says nothing of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub video_engine_in_log: Option<String>,
     /// The log names an embedding layer or its vocabulary (`nn.Embedding`, "embeddings",
     /// `vocab_size`): the input of a lookup that fails when an index is out of range.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -416,6 +420,7 @@ struct Patterns {
     driver_unreachable: Regex,
     rnn: Regex,
     kernel_cache: Regex,
+    video_engine: Regex,
     embedding: Regex,
     python_import: Regex,
     frame: Regex,
@@ -642,6 +647,7 @@ fn patterns() -> &'static Patterns {
             // Also other frameworks' cuDNN RNN layers: Chainer's NStepLSTM, TensorFlow's CudnnRNN
             // ops and Keras's LSTM/GRU layers, cuDNN's own cudnnRNN* calls.
             rnn: re(r"(?i)\bnn\.(?:lstm|gru|rnn)\b|\bself\.(?:lstm|gru|rnn)\b|\bnn[/\\]modules[/\\]rnn\.py\b|\b_cudnn_rnn\b|\bNStep(?:Bi)?(?:LSTM|GRU|RNN)\b|\bCudnnRNN\w*|\bcudnnRNN\w+|\blayers\.(?:LSTM|GRU)\b"),
+            video_engine: re(r"(?i)\b\w*nvenc\w*|\bnvdec\b|\b\w*_cuvid\b|\bnvcuvid\b"),
             kernel_cache: re(r"(?i)\bjiterator\b|torch[/\\]kernels\b|\bPYTORCH_KERNEL_CACHE_PATH\b|\bkernel[ _]cache\b"),
             embedding: re(r"(?i)\bnn\.Embedding\b|\bembeddings?\b|\bvocab(?:ulary)?[_ ]size\b"),
             suspend: re(r"(?i)\b(?:suspend(?:ed|ing)?|hibernat\w*|resum(?:e|ed|ing) from|(?:after|from) (?:a |the )?sleep|wak(?:e|es|ing) (?:up )?from)\b"),
@@ -1025,6 +1031,7 @@ pub fn extract(
     ev.driver_unreachable = found(&p.driver_unreachable);
     ev.rnn_in_log = found(&p.rnn);
     ev.kernel_cache_in_log = found(&p.kernel_cache);
+    ev.video_engine_in_log = found(&p.video_engine);
     ev.embedding_in_log = found(&p.embedding);
     (ev.library_frame, ev.own_frame) = traceback_frames(context, p);
     ev.python_import =

@@ -670,7 +670,9 @@ fn gpu_archs(input: &RuleInput<'_>) -> Vec<GpuArch> {
 /// CUDA and cuDNN on this machine against the first releases supporting its GPUs.
 pub fn arch_support(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(report) = input.report else { return vec![] };
-    if !has(input, Category::ArchUnsupported) {
+    // A GPU without NVENC, or without the codec asked, is no matter of CUDA or cuDNN releases
+    // (found on the H200: "No capable devices found" argued with its CUDA and cuDNN support).
+    if !has(input, Category::ArchUnsupported) || input.evidence.video_engine_in_log.is_some() {
         return vec![];
     }
     let mut out = Vec::new();
