@@ -502,6 +502,9 @@ pub struct Gpu {
     pub power_limit_w: Option<f64>,
     /// Active clock throttle reasons.
     pub throttle_reasons: Vec<String>,
+    /// NVENC encode sessions open on the GPU now (NVML's encoder statistics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoder_sessions: Option<u32>,
     /// Whether a CUDA process will see this GPU under the visibility variables.
     pub visible: bool,
     /// Where the facts came from.

@@ -693,7 +693,7 @@ fn nvenc_s_minimum_driver_is_weighed_on_this_machine_s_driver() {
 
 #[test]
 fn a_gpu_without_nvenc_is_not_argued_with_its_cuda_support() {
-    // FFmpeg's "No capable devices found": the GPU has no NVENC (an MX card, a data-centre GPU)
+    // FFmpeg's "No capable devices found": the GPU has no NVENC (an MX card, a mining card)
     // or not for that codec; that CUDA and cuDNN support the GPU says nothing of it (found on
     // the H200). A CUDA error still gets that fact.
     let mut h200 = machine();
@@ -709,4 +709,25 @@ fn a_gpu_without_nvenc_is_not_argued_with_its_cuda_support() {
     assert!(nvenc.against.iter().all(|f| !f.contains("support the NVIDIA H200")), "{nvenc:#?}");
     let cuda = arch("RuntimeError: CUDA error: no kernel image is available for execution on the device");
     assert!(cuda.against.iter().any(|f| f.contains("support the NVIDIA H200")), "{cuda:#?}");
+}
+
+#[test]
+fn nvenc_s_out_of_memory_with_sessions_open_is_the_session_cap() {
+    // Encode sessions open now (NVML's encoder statistics) make the cap on simultaneous sessions
+    // the likelier reading of NVENC's status 10.
+    let session = "[h264_nvenc @ 0x5601aa5b40c0] OpenEncodeSessionEx failed: out of memory (10)";
+    let with = |sessions: Option<u32>| {
+        let mut m = machine();
+        m.gpus.devices.push(Gpu {
+            encoder_sessions: sessions,
+            ..gpu("NVIDIA GeForce RTX 3060", (8, 6), 12_288, 2_000, vec![])
+        });
+        m
+    };
+    let busy = explain_with(session, Some(&with(Some(3))));
+    assert_eq!(busy.causes[0].category, Category::Other);
+    assert!(busy.causes[0].facts.iter().any(|f| f.contains("GPU 0 has 3 open")), "{:#?}", busy.causes[0]);
+    let idle = explain_with(session, Some(&with(Some(0))));
+    assert!(idle.causes[0].facts.iter().all(|f| !f.contains("encode sessions")), "{:#?}", idle.causes[0]);
+    assert!(idle.causes[0].score < busy.causes[0].score);
 }

@@ -137,6 +137,7 @@ pub const RULES: &[Rule] = &[
     video_library_and_capability,
     nvenc_driver_requirement,
     nvenc_under_the_open_modules,
+    encode_sessions_open,
     driver_library_in_this_container,
     mig_device_selection,
     ort_build_vs_log,
@@ -1190,6 +1191,28 @@ pub fn gpu_visibility(input: &RuleInput<'_>) -> Vec<Adjustment> {
 /// The containers this machine runs in (WSL 2 is not one: its GPU is the Windows driver's).
 fn host_containers(report: &Report) -> Vec<Container> {
     report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect()
+}
+
+/// NVENC's out-of-memory status with encode sessions open on this machine's GPUs now (NVML's
+/// encoder statistics): the driver's cap on simultaneous sessions is the likelier reading.
+pub fn encode_sessions_open(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "nvenc-session-limit" || !has(input, Category::Other) {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    let open: Vec<String> = report
+        .gpus
+        .devices
+        .iter()
+        .filter(|g| g.visible)
+        .filter_map(|g| {
+            g.encoder_sessions.filter(|n| *n > 0).map(|n| format!("GPU {} has {n} open", g.index))
+        })
+        .collect();
+    if open.is_empty() {
+        return vec![];
+    }
+    vec![adj(Category::Other, 2.0, format!("encode sessions are open now ({}; NVML)", open.join(", ")))]
 }
 
 /// The driver library a message says could not be loaded, for the messages whose rules look it up

@@ -244,6 +244,9 @@ fn gpus(report: &Report) -> Section {
         if let Some(e) = gpu.ecc_enabled {
             details.push(format!("ECC {}", if e { "on" } else { "off" }));
         }
+        if let Some(n) = gpu.encoder_sessions.filter(|n| *n > 0) {
+            details.push(format!("{n} NVENC session{}", if n == 1 { "" } else { "s" }));
+        }
         if let Some(t) = gpu.temperature_c {
             details.push(format!("{t} °C"));
         }
