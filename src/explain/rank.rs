@@ -161,7 +161,7 @@ pub const RULES: &[Rule] = &[
     who_forked,
     pytorch_cudnn_not_initialized,
     kernel_cache_in_log,
-    torch_release_cudnn_bug,
+    torch_release_bug,
     toolkit_newer_than_the_code,
     paddle_cudnn_bad_param,
     cudnn_rnn_failure,
@@ -3636,16 +3636,49 @@ pub fn pytorch_cudnn_not_initialized(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
-/// PyTorch releases whose own wheels fail to set cuDNN up: (release, a wheel tag that works, what
-/// was wrong). 1.8.0's CUDA 10.2 wheels, the default from pip, raised CUDNN_STATUS_NOT_INITIALIZED
-/// on Turing and newer GPUs; 1.8.1 fixed it (<https://github.com/pytorch/pytorch/issues/53336>,
-/// <https://github.com/pytorch/pytorch/issues/53720>, <https://github.com/pytorch/pytorch/issues/53896>,
-/// <https://github.com/werner-duvaud/muzero-general/issues/139>), and the cu111 build never had it.
-const TORCH_CUDNN_BUGS: &[(&str, &str, &str)] = &[(
-    "1.8.0",
-    "cu111",
-    "PyTorch 1.8.0's CUDA 10.2 wheels fail to initialise cuDNN; 1.8.1 fixed it (pytorch#53336)",
-)];
+/// PyTorch releases with a bug of their own behind a message: (the signature, the releases, a
+/// wheel tag that never had it, what was wrong).
+/// - 1.8.0's CUDA 10.2 wheels, the default from pip, raised CUDNN_STATUS_NOT_INITIALIZED on Turing
+///   and newer GPUs; 1.8.1 fixed it (<https://github.com/pytorch/pytorch/issues/53336>,
+///   <https://github.com/pytorch/pytorch/issues/53720>, <https://github.com/pytorch/pytorch/issues/53896>,
+///   <https://github.com/werner-duvaud/muzero-general/issues/139>), and the cu111 build never had it.
+/// - 2.3.0 and 2.3.1 fail the `device < num_gpus` assert when a program restricts the visible
+///   GPUs; 2.4.0 fixed it (pytorch/pytorch#128819, as <https://github.com/kuwaai/kuwa-aios/issues/20>
+///   resolved it; <https://github.com/xorbitsai/inference/issues/1439>: "introduced by torch 2.3.0").
+const TORCH_RELEASE_BUGS: &[(&str, &[&str], Option<&str>, &str)] = &[
+    (
+        "cudnn-not-initialized",
+        &["1.8.0"],
+        Some("cu111"),
+        "PyTorch 1.8.0's CUDA 10.2 wheels fail to initialise cuDNN; 1.8.1 fixed it (pytorch#53336)",
+    ),
+    (
+        "torch-device-num-gpus-assert",
+        &["2.3.0", "2.3.1"],
+        None,
+        "PyTorch 2.3.0 and 2.3.1 fail this assert when the visible GPUs are restricted; 2.4.0 fixed it (pytorch#128819)",
+    ),
+];
+
+/// A message under a PyTorch release known for a bug behind it, named in the log or installed
+/// here: the release is the cause.
+pub fn torch_release_bug(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    let bugs: Vec<_> = TORCH_RELEASE_BUGS.iter().filter(|b| b.0 == input.signature.id).collect();
+    if bugs.is_empty() || !has(input, Category::Other) {
+        return vec![];
+    }
+    let here = relevant_frameworks(input).into_iter().filter(|f| f.kind == FrameworkKind::Torch);
+    let mut versions =
+        input.evidence.torch_in_log.as_deref().into_iter().chain(here.map(|f| f.version.value.as_str()));
+    let bug = versions.find_map(|v| {
+        let (number, tag) = v.split_once('+').unwrap_or((v, ""));
+        bugs.iter().find(|(_, releases, good_tag, _)| releases.contains(&number) && Some(tag) != *good_tag)
+    });
+    match bug {
+        Some((_, _, _, why)) => vec![adj(Category::Other, 20.0, why.to_string())],
+        None => vec![],
+    }
+}
 
 /// PyTorch's driver-API call refused with "invalid argument" where the log names its run-time
 /// compiled kernels or their cache: the JITerator loaded a cached kernel that does not fit
@@ -3661,25 +3694,6 @@ pub fn kernel_cache_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
         5.0,
         format!("the log names PyTorch's run-time compiled kernels or their cache (\"{marker}\")"),
     )]
-}
-
-/// cuDNN failing to initialise under a PyTorch release known for it, named in the log or installed
-/// here: the release is the cause.
-pub fn torch_release_cudnn_bug(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.signature.id != "cudnn-not-initialized" || !has(input, Category::Other) {
-        return vec![];
-    }
-    let here = relevant_frameworks(input).into_iter().filter(|f| f.kind == FrameworkKind::Torch);
-    let mut versions =
-        input.evidence.torch_in_log.as_deref().into_iter().chain(here.map(|f| f.version.value.as_str()));
-    let bug = versions.find_map(|v| {
-        let (number, tag) = v.split_once('+').unwrap_or((v, ""));
-        TORCH_CUDNN_BUGS.iter().find(|(release, good_tag, _)| number == *release && tag != *good_tag)
-    });
-    match bug {
-        Some((_, _, why)) => vec![adj(Category::Other, 20.0, why.to_string())],
-        None => vec![],
-    }
 }
 
 /// Code that CUDA 13 no longer compiles (`cuda-api-removed`) on a machine whose CUDA toolkit is 13
@@ -4786,6 +4800,16 @@ mod tests {
     fn a_tensorrt_7_version_tag_error_is_an_engine_of_another_version() {
         let text = "[TensorRT] ERROR: coreReadArchive.cpp (41) - Serialization Error in verifyHeader: 0 (Version tag does not match. Note: Current Version: 96, Serialized Engine Version: 97)";
         assert_eq!(top(text), ("tensorrt-engine-deserialize".into(), Category::Other));
+    }
+
+    #[test]
+    fn the_device_count_assert_under_pytorch_2_3_is_that_release_s_bug() {
+        // kuwa-aios#20 (PyTorch 2.3.1, fixed by 2.4.0, pytorch#128819); under another release the
+        // visible-devices setting stays first.
+        let assert = "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch. device=, num_gpus=";
+        let under = |torch: &str| top(&format!("PyTorch: {torch}\n{assert}"));
+        assert_eq!(under("2.3.1"), ("torch-device-num-gpus-assert".into(), Category::Other));
+        assert_eq!(under("2.5.0").1, Category::EnvVarMisconfig);
     }
 
     #[test]
