@@ -316,6 +316,9 @@ fn kb_error_shows_the_signatures_explain_uses() {
     assert!(by_number.contains("(cudnn-internal-error)"), "{by_number}");
     let by_text = run(&["kb", "error", "no kernel image is available for execution on the device"]);
     assert!(by_text.contains("(cuda-no-kernel-image)") && by_text.contains("arch_unsupported"), "{by_text}");
+    // A message with no code starts with its known errors, not with a blank line.
+    assert!(by_text.starts_with("Known errors"), "{by_text:?}");
+    assert!(by_number.contains("\n\nKnown errors"), "{by_number}");
     let json: serde_json::Value =
         serde_json::from_str(&run(&["kb", "error", "4000", "--format", "json"])).unwrap();
     assert!(

@@ -300,7 +300,7 @@ pub fn run_kb(args: &KbArgs, out: &mut dyn Write) -> Result<()> {
                 if !found.is_empty() {
                     text_codes(kb, &found, out)?;
                 }
-                text_signatures(&signatures, out)
+                text_signatures(&signatures, !found.is_empty(), out)
             }
         }
         KbQuery::Dump => {
@@ -1391,11 +1391,18 @@ fn device_ids(g: &super::gpus::GpuEntry) -> String {
 
 /// The known error signatures behind an answer, with their causes by category: the same table
 /// `cudoctor explain` ranks with a machine's facts.
-fn text_signatures(signatures: &[&crate::explain::Signature], out: &mut dyn Write) -> Result<()> {
+fn text_signatures(
+    signatures: &[&crate::explain::Signature],
+    after_codes: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
     if signatures.is_empty() {
         return Ok(());
     }
-    writeln!(out)?;
+    // A blank line parts it from the codes above; alone, it starts the output.
+    if after_codes {
+        writeln!(out)?;
+    }
     writeln!(
         out,
         "Known errors with this code or text (`cudoctor explain` ranks their causes on this machine):"
