@@ -150,8 +150,8 @@ fn nvml_gpus(sys: &System, found: &mut Collected) -> Result<Vec<Gpu>, NvmlUnavai
             device.temperature(nvml_wrapper::enum_wrappers::device::TemperatureSensor::Gpu).ok();
         gpu.power_w = device.power_usage().ok().map(|mw| f64::from(mw) / 1000.0);
         gpu.power_limit_w = device.enforced_power_limit().ok().map(|mw| f64::from(mw) / 1000.0);
-        // NVML's encoder statistics; its encoder capacity is no sign of an encoder (the H200,
-        // whose data sheet lists NVDEC and NVJPG only, answers 100).
+        // NVML's encoder statistics. Its encoder capacity is not read: the H200 answers 100, so it
+        // cannot tell a GPU without NVENC (that needs NVIDIA's encode/decode support matrix).
         gpu.encoder_sessions = device.encoder_stats().ok().map(|s| s.session_count);
         if let Ok(reasons) = device.current_throttle_reasons() {
             gpu.throttle_reasons = reasons.iter_names().map(|(name, _)| name.to_ascii_lowercase()).collect();
