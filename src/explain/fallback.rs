@@ -148,7 +148,7 @@ pub struct FallbackTable {
     benign: Regex,
     prose: Regex,
     /// The libraries a text may name (see `libraries` in data/fallback.toml), as one
-    /// case-insensitive pattern whose group 1 is the name, and their spellings by lower case.
+    /// case-insensitive pattern whose group 1 is the name, and the list's own spellings.
     libraries: Regex,
     library_names: Vec<String>,
 }

@@ -154,8 +154,8 @@ pub struct Cause {
 pub const CUDA_VISIBLE_DEVICES: &str = "CUDA_VISIBLE_DEVICES";
 
 /// Causes a ranking rule looks for by what they are (their category is `other` for the first
-/// three, `oom` or `container_runtime` for the last, and a category covers more than one such
-/// cause).
+/// three, `oom` or `container_runtime` for `HostMemory`, `driver_not_loaded` for the last, and a
+/// category covers more than one such cause).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CauseKind {
@@ -169,6 +169,9 @@ pub enum CauseKind {
     /// hold says nothing of it. On a `container_runtime` cause, the container's /dev/shm (Docker's
     /// 64 MB): the container's share of host memory, not its GPU plumbing.
     HostMemory,
+    /// NVIDIA's open kernel modules do not drive a part of this GPU (NVENC on a GeForce card
+    /// before they supported its encoder): a module is loaded, and its flavour decides.
+    OpenKernelModules,
 }
 
 /// A known error message.

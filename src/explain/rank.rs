@@ -4,7 +4,7 @@
 //! every adjustment to its category, normalised over the signature's causes. Without a report
 //! (`--no-check`) only the log's own evidence moves the priors.
 
-use super::{Category, Cause, CauseKind, LogEvidence, Signature, SignatureTable};
+use super::{Category, CauseKind, LogEvidence, Signature, SignatureTable};
 use crate::report::{Container, Framework, FrameworkKind, LibraryKind, ModuleFlavour, Report};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use serde::Serialize;
@@ -136,7 +136,7 @@ pub const RULES: &[Rule] = &[
     triton_ptxas_vs_driver,
     video_library_and_capability,
     nvenc_driver_requirement,
-    nvenc_under_the_open_modules,
+    kernel_module_flavour,
     encode_sessions_open,
     driver_library_in_this_container,
     mig_device_selection,
@@ -213,6 +213,11 @@ fn has(input: &RuleInput<'_>, category: Category) -> bool {
     input.signature.causes.iter().any(|c| c.category == category)
 }
 
+/// Every cause of `category` the signature has is of `kind` (true where it has none).
+fn all_of_kind(input: &RuleInput<'_>, category: Category, kind: CauseKind) -> bool {
+    input.signature.causes.iter().filter(|c| c.category == category).all(|c| c.kind == Some(kind))
+}
+
 fn gib(mib: f64) -> String {
     if mib >= 1024.0 {
         format!("{:.1} GiB", mib / 1024.0)
@@ -225,8 +230,7 @@ fn gib(mib: f64) -> String {
 pub fn memory_in_use(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let Some(report) = input.report else { return vec![] };
     // Only a GPU's memory: where each memory cause is the host's, the GPUs say nothing of it.
-    let oom = |c: &&Cause| c.category == Category::Oom;
-    if input.signature.causes.iter().filter(oom).all(|c| c.kind == Some(CauseKind::HostMemory)) {
+    if all_of_kind(input, Category::Oom, CauseKind::HostMemory) {
         return vec![];
     }
     let mut out = Vec::new();
@@ -976,11 +980,13 @@ pub fn driver_module_vs_libraries(input: &RuleInput<'_>) -> Vec<Adjustment> {
     out
 }
 
-/// Whether the NVIDIA kernel module is loaded.
+/// Whether the NVIDIA kernel module is loaded. Not for a cause that the open modules do not
+/// drive a part of the GPU: a module is loaded then, and its flavour decides
+/// ([`kernel_module_flavour`]).
 pub fn driver_loaded(input: &RuleInput<'_>) -> Vec<Adjustment> {
     if !has(input, Category::DriverNotLoaded)
         || input.signature.kernel_module_message
-        || input.signature.id == "nvenc-session-limit"
+        || all_of_kind(input, Category::DriverNotLoaded, CauseKind::OpenKernelModules)
     {
         return vec![];
     }
@@ -1256,9 +1262,7 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
     let gpu_answers = !report.driver.device_nodes.is_empty()
         && report.driver.nvml_version.is_some()
         && report.driver.cuda_supported.is_some();
-    let container_cause = |c: &&Cause| c.category == Category::ContainerRuntime;
-    let shared_memory_only =
-        input.signature.causes.iter().filter(container_cause).all(|c| c.kind == Some(CauseKind::HostMemory));
+    let shared_memory_only = all_of_kind(input, Category::ContainerRuntime, CauseKind::HostMemory);
     let runtime_message =
         input.signature.container_message || shared_memory_only || driver_library_named(input).is_some();
     if report.driver.device_nodes.is_empty() {
@@ -1316,12 +1320,12 @@ pub fn nvenc_driver_requirement(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
-/// NVENC's out-of-memory status under NVIDIA's open kernel modules on a GeForce card (before they
-/// drove its encoder) is a cause only where the open modules run: the proprietary module says
-/// against it, the open one says nothing (whether this card's encoder is driven is not known
-/// here). [`driver_loaded`] leaves this signature to this rule.
-pub fn nvenc_under_the_open_modules(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.signature.id != "nvenc-session-limit" {
+/// A cause that NVIDIA's open kernel modules do not drive a part of the GPU (NVENC on a GeForce
+/// card before they supported its encoder) holds only where the open modules run: the
+/// proprietary module says against it, the open one says nothing (whether this card's part is
+/// driven is not known here).
+pub fn kernel_module_flavour(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if !input.signature.causes.iter().any(|c| c.kind == Some(CauseKind::OpenKernelModules)) {
         return vec![];
     }
     let Some(module) = input.report.and_then(|r| r.driver.kernel_module.as_ref()) else { return vec![] };
