@@ -4,7 +4,7 @@
 //! the error happened. Pure function of (signature, what the log says, the report).
 
 use super::{Category, LogEvidence, Signature};
-use crate::report::{Framework, FrameworkKind, Report};
+use crate::report::{Container, Framework, FrameworkKind, Report};
 use crate::version::Version;
 
 /// Categories of causes that can produce a message on a machine where no GPU is usable: the
@@ -52,6 +52,9 @@ pub fn facts_elsewhere(signature: &Signature, evidence: &LogEvidence, report: &R
     let here_linux = report.host.os.as_ref().map(|os| os.value.clone());
     if let (Some(marker), Some(os)) = (&evidence.windows_in_log, &here_linux) {
         return Some(format!("the log comes from Windows ({marker}) and this machine runs {os}"));
+    }
+    if let Some(why) = container_libraries(evidence, report) {
+        return Some(why);
     }
     let here: Vec<&str> = report.gpus.devices.iter().filter_map(|g| g.name.as_deref()).collect();
     let no_gpu_here = report.gpus.devices.is_empty() && report.driver.kernel_module.is_none();
@@ -119,6 +122,26 @@ pub fn frameworks_of(signature: &Signature, evidence: &LogEvidence) -> Option<Ve
         _ if signature.id == super::fallback::UNRECOGNISED => Some(vec![]),
         _ => None,
     }
+}
+
+/// A library the loader did not find, in a program the log shows running in a container (`docker
+/// run … image`), explained on a machine that is no container: the image's libraries are its own,
+/// and this machine's say nothing of them (a host without any cudart is no reason for
+/// `libcudart.so.10.1` missing in nvcr.io's tritonserver image,
+/// <https://github.com/isarsoft/yolov4-triton-tensorrt/issues/16>). Not for the driver's own
+/// libraries, which the container toolkit mounts from this very host.
+fn container_libraries(evidence: &LogEvidence, report: &Report) -> Option<String> {
+    let hint = evidence.container_in_log.as_deref()?;
+    let library = evidence.library.as_deref()?;
+    let drivers = ["libcuda.", "libnvidia-", "libnvcuvid", "nvcuda", "nvml"];
+    if drivers.iter().any(|d| library.starts_with(d))
+        || report.host.containers.iter().any(|c| c.value != Container::Wsl2)
+    {
+        return None;
+    }
+    Some(format!(
+        "the program ran in a container (\"{hint}\"), whose libraries are the image's, not this machine's"
+    ))
 }
 
 /// The message comes from a framework that no environment found here has, while the check did
@@ -286,6 +309,24 @@ mod tests {
             let why = why(&written, &r).unwrap_or_else(|| panic!("not set aside: {written}"));
             assert!(why.contains("written report"), "{why}");
         }
+    }
+
+    #[test]
+    fn a_library_missing_in_a_container_is_not_ranked_on_the_hosts_libraries() {
+        let docker = "root@ubuntu:~# docker run --gpus all --rm -v$(pwd)/plugins:/plugins --env LD_PRELOAD=/plugins/libmyplugins.so nvcr.io/nvidia/tritonserver:20.09-py3 tritonserver\n";
+        let missing = "/bin/bash: error while loading shared libraries: libcudart.so.10.1: cannot open shared object file: No such file or directory";
+        let r = with_gpu("NVIDIA H200");
+        let reason = why(&format!("{docker}{missing}"), &r).unwrap();
+        assert!(reason.contains("container") && reason.contains("docker run"), "{reason}");
+        // Without the container, the host's libraries are the program's.
+        assert_eq!(why(missing, &r), None);
+        // The driver's libcuda is mounted from the host: its facts stay.
+        let libcuda = "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory";
+        assert_eq!(why(&format!("{docker}{libcuda}"), &r), None);
+        // Explained inside a container, the log may well be this container's.
+        let mut inside = r.clone();
+        inside.host.containers.push(Fact::new(Container::Docker, Evidence::file_name("/.dockerenv")));
+        assert_eq!(why(&format!("{docker}{missing}"), &inside), None);
     }
 
     #[test]

@@ -90,6 +90,7 @@ pub const RULES: &[Rule] = &[
     container_errors_elsewhere_in_log,
     container_in_log,
     no_container_in_text,
+    nvcc_missing_in_container,
     dll_error_without_cudnn,
     missing_library,
     missing_library_vs_cuda_in_log,
@@ -1541,6 +1542,26 @@ pub fn no_container_in_text(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     vec![adj(Category::ContainerRuntime, 0.5, "the text names no container")]
+}
+
+/// The shell found no nvcc, in a text that names a container: CUDA's base and runtime images hold
+/// the runtime libraries and no toolkit, so nvcc is missing rather than off the PATH. The corpus's
+/// container threads of this message were all fixed with a -devel image or a toolkit installed in
+/// the container (<https://github.com/NVIDIA/nvidia-docker/issues/1160>,
+/// <https://github.com/anibali/docker-pytorch/issues/17>); on a host, most were a PATH that lacked
+/// the toolkit's bin directory (sudo resets it: <https://github.com/traveller59/second.pytorch/issues/7>).
+pub fn nvcc_missing_in_container(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "nvcc-not-on-path"
+        || !input.evidence.names_container
+        || !has(input, Category::LibraryNotFound)
+    {
+        return vec![];
+    }
+    vec![adj(
+        Category::LibraryNotFound,
+        2.5,
+        "the text names a container: CUDA's base and runtime images have no nvcc",
+    )]
 }
 
 /// A Windows DLL (or a library Paddle's loader names) that failed to load, in a text that names no
@@ -5359,6 +5380,11 @@ mod tests {
         // The shell finding no nvcc on PATH (sudo resets it: https://github.com/speedinghzl/CCNet/issues/56).
         assert_eq!(
             top("build.sh: 11: build.sh: nvcc: not found"),
+            ("nvcc-not-on-path".into(), Category::EnvVarMisconfig)
+        );
+        // In a container, the image without the toolkit (https://github.com/NVIDIA/nvidia-docker/issues/1160).
+        assert_eq!(
+            top("$ docker run --gpus all -it nvidia/cuda:10.2-runtime-ubuntu18.04 bash\nroot@3f2a:/# nvcc --version\nbash: nvcc: command not found"),
             ("nvcc-not-on-path".into(), Category::LibraryNotFound)
         );
         // nvcc ran and the compilation failed: not a missing nvcc.
