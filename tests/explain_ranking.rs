@@ -357,6 +357,42 @@ fn code_cuda_13_no_longer_compiles_names_this_machine_s_toolkit_and_a_12_beside_
     );
 }
 
+#[test]
+fn nvcc_not_found_is_the_path_where_a_toolkit_is_installed_and_the_toolkit_where_none_is() {
+    let msg = "/bin/sh: 1: nvcc: not found\nmake: *** [Makefile:12: obj/kernels.o] Error 127";
+    let fact = |e: &Explanation, c: Category, part: &str| {
+        e.causes.iter().find(|k| k.category == c).is_some_and(|k| k.facts.iter().any(|f| f.contains(part)))
+    };
+    // A toolkit with nvcc, off this shell's PATH: the build's PATH (or CUDA_HOME) is what lacks it.
+    let mut r = machine();
+    r.cuda.toolkits.push(toolkit("/usr/local/cuda-12.4", "12.4.131", true));
+    let e = explain_with(msg, Some(&r));
+    assert_eq!(e.causes[0].category, Category::EnvVarMisconfig, "{:#?}", e.causes);
+    assert!(
+        fact(&e, Category::EnvVarMisconfig, "nvcc at /usr/local/cuda-12.4/bin/nvcc (CUDA 12.4.131)"),
+        "{:#?}",
+        e.causes
+    );
+    // No toolkit with nvcc at all (a pip runtime only): nothing to point PATH at.
+    let mut bare = machine();
+    bare.cuda.toolkits.push(toolkit(
+        "/opt/venv/lib/python3.12/site-packages/nvidia/cuda_runtime",
+        "12.4.127",
+        false,
+    ));
+    let e = explain_with(msg, Some(&bare));
+    assert_eq!(e.causes[0].category, Category::LibraryNotFound, "{:#?}", e.causes);
+    assert!(fact(&e, Category::LibraryNotFound, "no CUDA toolkit with nvcc"), "{:#?}", e.causes);
+    // CMake's message is weighed the same way.
+    let cmake = "CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_CUDA_COMPILER could be found.";
+    assert_eq!(explain_with(cmake, Some(&bare)).causes[0].category, Category::LibraryNotFound);
+    assert_eq!(explain_with(cmake, Some(&r)).causes[0].category, Category::EnvVarMisconfig);
+    // A build shown running in a container: this host's toolkit is not the image's.
+    let docker = format!("$ docker run --rm -it nvidia/cuda:12.4.1-runtime-ubuntu22.04 ./build.sh\n{msg}");
+    let e = explain_with(&docker, Some(&r));
+    assert!(!fact(&e, Category::EnvVarMisconfig, "this machine has nvcc"), "{:#?}", e.causes);
+}
+
 /// A Docker container whose GPU answers from inside: device nodes, NVML and cuDriverGetVersion.
 fn working_gpu_container() -> Report {
     let mut r = machine();

@@ -460,6 +460,53 @@ pub fn kernel_cache_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
+/// A build that found no nvcc (the shell's "nvcc: not found", CMake's "No CMAKE_CUDA_COMPILER could
+/// be found", DeepSpeed's missing CUDA_HOME), weighed on the toolkits this machine has: with an
+/// nvcc installed, the build's process was not pointed at it (PATH, CUDA_HOME or CUDACXX; sudo and
+/// IDEs start with another PATH); with none, there is no compiler to point at. Not for a build the
+/// log shows in a container on a host that is none: the image's toolkit is not this machine's.
+pub fn nvcc_on_this_machine(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    const NO_NVCC: [&str; 3] =
+        ["nvcc-not-on-path", "cmake-cuda-compiler-not-found", "deepspeed-cuda-home-missing"];
+    if !NO_NVCC.contains(&input.signature.id.as_str())
+        || !has(input, Category::EnvVarMisconfig)
+        || !has(input, Category::LibraryNotFound)
+    {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    if input.evidence.container_in_log.is_some() && host_containers(report).is_empty() {
+        return vec![];
+    }
+    let installed = report.cuda.toolkits.iter().find_map(|t| {
+        let nvcc = t.nvcc.as_deref()?;
+        Some(match &t.version {
+            Some(v) => format!("{nvcc} (CUDA {})", v.value),
+            None => nvcc.to_string(),
+        })
+    });
+    match installed {
+        Some(nvcc) => {
+            let path = match &report.cuda.nvcc_on_path {
+                Some(_) => "and this shell finds nvcc on PATH: the build ran with another PATH (sudo, an IDE, a service) or CUDA_HOME",
+                None => "a directory this shell's PATH does not hold either",
+            };
+            vec![
+                adj(Category::EnvVarMisconfig, 3.0, format!("this machine has nvcc at {nvcc}, {path}")),
+                adj(Category::LibraryNotFound, 0.4, format!("a CUDA toolkit with nvcc is installed: {nvcc}")),
+            ]
+        }
+        None => vec![
+            adj(
+                Category::LibraryNotFound,
+                3.0,
+                "no CUDA toolkit with nvcc was found on this machine (the driver and the frameworks' CUDA wheels bring none)",
+            ),
+            adj(Category::EnvVarMisconfig, 0.5, "there is no nvcc here for PATH or CUDA_HOME to point at"),
+        ],
+    }
+}
+
 /// Code that CUDA 13 no longer compiles (`cuda-api-removed`) on a machine whose CUDA toolkit is 13
 /// or newer: that toolkit is the one building it (one with nvcc, first one that CUDA_HOME, PATH
 /// or /usr/local/cuda points to). Where a 12.x toolkit is installed beside it, building with that

@@ -115,6 +115,7 @@ pub const RULES: &[Rule] = &[
     container_in_log,
     no_container_in_text,
     nvcc_missing_in_container,
+    nvcc_on_this_machine,
     dll_error_without_cudnn,
     missing_library,
     missing_library_vs_cuda_in_log,
