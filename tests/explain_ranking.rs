@@ -387,6 +387,15 @@ fn nvcc_not_found_is_the_path_where_a_toolkit_is_installed_and_the_toolkit_where
     let cmake = "CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_CUDA_COMPILER could be found.";
     assert_eq!(explain_with(cmake, Some(&bare)).causes[0].category, Category::LibraryNotFound);
     assert_eq!(explain_with(cmake, Some(&r)).causes[0].category, Category::EnvVarMisconfig);
+    // And PyTorch's extension builder's.
+    let torch =
+        "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.";
+    assert_eq!(explain_with(torch, Some(&bare)).causes[0].category, Category::LibraryNotFound);
+    assert!(fact(
+        &explain_with(torch, Some(&r)),
+        Category::EnvVarMisconfig,
+        "nvcc at /usr/local/cuda-12.4/bin/nvcc"
+    ));
     // A build shown running in a container: this host's toolkit is not the image's.
     let docker = format!("$ docker run --rm -it nvidia/cuda:12.4.1-runtime-ubuntu22.04 ./build.sh\n{msg}");
     let e = explain_with(&docker, Some(&r));

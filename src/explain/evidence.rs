@@ -530,10 +530,10 @@ fn patterns() -> &'static Patterns {
             ),
             // Markdown a person writes in an issue: `## Environment`, a ``` fence, `**To Reproduce**`,
             // a pasted screenshot. Not one `#` (a root shell's prompt, a comment in a script). Or a
-            // line a person starts ("I have tried…", "When I run…", "Hi,"), which no program prints
-            // (glog's "I1201 …" is not "I " and a word).
+            // line a person starts ("I have tried…", "When I run…", "Hi,", "but i already set…"),
+            // which no program prints (glog's "I1201 …" is not "I " and a word).
             written_report: re(
-                r"(?m)^[ \t]*(?:#{2,4}[ \t]+\S|```|\*\*[A-Z][^*\n]{2,40}\*\*|!\[[^\]\n]*\]\(https?://)|^(?:I(?: am|'m| have|'ve| get| got| tried| installed| ran| run| followed| use| used| was| can|'d| want| encountered| met)|When I|Hi|Hello|Hey|Thanks|Any (?:help|idea|ideas|suggestions?))\b[^\n]{8,}",
+                r"(?m)^[ \t]*(?:#{2,4}[ \t]+\S|```|\*\*[A-Z][^*\n]{2,40}\*\*|!\[[^\]\n]*\]\(https?://)|^(?:(?:(?i:but|and|so|also|now|then) )?(?i:i)(?: am|'m| have|'ve| get| got| tried| installed| ran| run| followed| use| used| was| can|'d| want| encountered| met| already| always| still| also)|(?i:when i)|Hi|Hello|Hey|Thanks|Any (?:help|idea|ideas|suggestions?))\b[^\n]{8,}",
             ),
             torch_extension: re(
                 r"(?i)\bcpp_extension\b|\b(?:CUDA|Cpp)Extension\b|\bBuildExtension\b|\b(?:cuda|c\+\+|cpp) extensions? (?:for|of) pytorch\b|\bpytorch (?:cuda|c\+\+|cpp) extension\b",

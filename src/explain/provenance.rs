@@ -305,6 +305,8 @@ mod tests {
             // A person's own words at a line's start: no program prints them.
             format!("Hi, I installed torch 2.1 with conda and get this when training:\n{error}"),
             format!("I have tried reinstalling the driver twice.\n{error}"),
+            format!("{error}\nBut I already installed cuda and set the root to CUDA_HOME."),
+            format!("{error}\nwhen i create the envs and run the script, i always meet it"),
         ] {
             let why = why(&written, &r).unwrap_or_else(|| panic!("not set aside: {written}"));
             assert!(why.contains("written report"), "{why}");

@@ -460,14 +460,22 @@ pub fn kernel_cache_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
     )]
 }
 
-/// A build that found no nvcc (the shell's "nvcc: not found", CMake's "No CMAKE_CUDA_COMPILER could
-/// be found", DeepSpeed's missing CUDA_HOME), weighed on the toolkits this machine has: with an
+/// A build that found no nvcc (the shell's "nvcc: not found", PyTorch's "CUDA_HOME environment
+/// variable is not set", CMake's "No CMAKE_CUDA_COMPILER could be found", DeepSpeed's missing
+/// CUDA_HOME), weighed on the toolkits this machine has: with an
 /// nvcc installed, the build's process was not pointed at it (PATH, CUDA_HOME or CUDACXX; sudo and
 /// IDEs start with another PATH); with none, there is no compiler to point at. Not for a build the
 /// log shows in a container on a host that is none: the image's toolkit is not this machine's.
+/// Nor for an nvcc path a CUDA_HOME made (`nvcc-path-missing`): the path in the message (a colon
+/// list, a `bin` directory) shows the setting wrong whatever is installed here; weighed on a
+/// machine without a toolkit, five such corpus logs were turned to the toolkit.
 pub fn nvcc_on_this_machine(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    const NO_NVCC: [&str; 3] =
-        ["nvcc-not-on-path", "cmake-cuda-compiler-not-found", "deepspeed-cuda-home-missing"];
+    const NO_NVCC: [&str; 4] = [
+        "nvcc-not-on-path",
+        "cuda-home-not-set",
+        "cmake-cuda-compiler-not-found",
+        "deepspeed-cuda-home-missing",
+    ];
     if !NO_NVCC.contains(&input.signature.id.as_str())
         || !has(input, Category::EnvVarMisconfig)
         || !has(input, Category::LibraryNotFound)
