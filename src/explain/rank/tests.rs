@@ -1843,3 +1843,14 @@ fn cublas_refusing_a_gemm_on_an_rtx_50_is_the_architecture() {
     assert_eq!(top(&titled), ("cublas-not-supported".into(), Category::ArchUnsupported));
     assert_ne!(top(&titled.replace("RTX 5070", "A100")).1, Category::ArchUnsupported);
 }
+
+#[test]
+fn tensorrt_s_info_lines_about_loading_an_engine_are_not_its_failure() {
+    // TensorRT 8 logs every engine load it does (https://github.com/wang-xinyu/tensorrtx/issues/1145,
+    // where the process was then killed for memory).
+    let info = "[TensorRT] INFO: [MemUsageSnapshot] deserializeCudaEngine begin: CPU 453 MiB, GPU 2255 MiB\n\
+                [TensorRT] INFO: [MemUsageSnapshot] deserializeCudaEngine end: CPU 852 MiB, GPU 3128 MiB";
+    assert!(!signatures(info).contains(&"tensorrt-engine-deserialize".to_string()), "{:?}", signatures(info));
+    let failed = "[08/01/2022-15:41:44] [TRT] [E] 4: [runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error (Engine deserialization failed.)";
+    assert_eq!(signatures(failed), vec!["tensorrt-engine-deserialize".to_string()]);
+}
