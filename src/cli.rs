@@ -79,10 +79,10 @@ pub enum Command {
     /// that worked, nvidia-smi or collect_env output get "No known GPU/CUDA error was found".
     /// A pasted text that is (part of) a real report cudoctor knows, or that report's title,
     /// names that report's thread and the fix it confirmed. A log that cannot be this
-    /// machine's (another GPU, driver, Python or site-packages directory; an issue's Markdown
-    /// or a person's "I have tried…") is ranked on its text alone, and the output says why:
-    /// to rank with this machine, pass the log itself. `cudoctor kb error TEXT` shows what
-    /// the signature table knows.
+    /// machine's (another GPU, driver, Python or site-packages directory; a library missing in
+    /// a `docker run` the log shows; an issue's Markdown or a person's "I have tried…") is
+    /// ranked on its text alone, and the output says why: to rank with this machine, pass the
+    /// log itself. `cudoctor kb error TEXT` shows what the signature table knows.
     ///
     /// Examples:
     ///   cudoctor explain "CUDNN_STATUS_INTERNAL_ERROR"
