@@ -1,4 +1,5 @@
-//! Rules on the GPU's architecture: its compute capability against the CUDA, cuDNN and framework builds, the build's architecture list, precisions the GPU lacks.
+//! Rules on the GPU's architecture: its compute capability against the CUDA, cuDNN and framework
+//! builds, the build's architecture list, precisions the GPU lacks.
 
 use super::*;
 

@@ -1,4 +1,6 @@
-//! Rules on how the frameworks and their extensions were built: CPU-only builds, the CUDA and cuDNN a build names against the log's, PyTorch releases with a bug of their own, extensions built for another torch.
+//! Rules on how the frameworks and their extensions were built: CPU-only builds, the CUDA and cuDNN
+//! a build names against the log's, PyTorch releases with a bug of their own, extensions built for
+//! another torch.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! Rules on containers: this machine's runtime and device nodes, a container shown in the log, the driver's libraries mounted into one.
+//! Rules on containers: this machine's runtime and device nodes, a container shown in the log, the
+//! driver's libraries mounted into one.
 
 use super::*;
 

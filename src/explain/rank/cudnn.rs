@@ -1,4 +1,5 @@
-//! Rules on cuDNN: the installs found against each other and against the frameworks' builds, versions named in the log, a missing cuDNN by its major.
+//! Rules on cuDNN: the installs found against each other and against the frameworks' builds,
+//! versions named in the log, a missing cuDNN by its major.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! Rules on the GPUs a program sees and how it uses them: visibility (CUDA_VISIBLE_DEVICES, WSL, notebooks without a GPU, MIG, compute mode), forks, tensors on two devices, hardware hints.
+//! Rules on the GPUs a program sees and how it uses them: visibility (CUDA_VISIBLE_DEVICES, WSL,
+//! notebooks without a GPU, MIG, compute mode), forks, tensors on two devices, hardware hints.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! Rules on the NVIDIA driver: its CUDA against the frameworks' and the log's, the kernel module against the user-space libraries, its age for NVENC, a module of the other flavour.
+//! Rules on the NVIDIA driver: its CUDA against the frameworks' and the log's, the kernel module
+//! against the user-space libraries, its age for NVENC, a module of the other flavour.
 
 use super::*;
 

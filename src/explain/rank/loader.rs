@@ -1,4 +1,5 @@
-//! Rules on shared libraries the loader did not find: where the file actually is, the CUDA release its name asks for, Windows DLLs, libraries present elsewhere in the log.
+//! Rules on shared libraries the loader did not find: where the file actually is, the CUDA release
+//! its name asks for, Windows DLLs, libraries present elsewhere in the log.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! Rules on memory: GPU memory in use and by whom, an out-of-memory error's own figures, allocator settings, shared memory per block.
+//! Rules on memory: GPU memory in use and by whom, an out-of-memory error's own figures, allocator
+//! settings, shared memory per block.
 
 use super::*;
 
