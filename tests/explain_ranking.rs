@@ -402,6 +402,34 @@ fn nvcc_not_found_is_the_path_where_a_toolkit_is_installed_and_the_toolkit_where
     assert!(!fact(&e, Category::EnvVarMisconfig, "this machine has nvcc"), "{:#?}", e.causes);
 }
 
+#[test]
+fn an_extension_built_with_another_cuda_names_the_toolkit_to_point_cuda_home_at() {
+    let msg = "RuntimeError: \nThe detected CUDA version (12.4) mismatches the version that was used to compile\nPyTorch (11.8). Please make sure to use the same CUDA versions.";
+    let fact = |e: &Explanation, c: Category, part: &str| {
+        e.causes.iter().find(|k| k.category == c).is_some_and(|k| k.facts.iter().any(|f| f.contains(part)))
+    };
+    // CUDA_HOME leads to 12.4, PyTorch is cu118, and an 11.8 toolkit is installed: point CUDA_HOME at it.
+    let mut r = machine();
+    r.frameworks.push(torch("2.3.1+cu118", "11.8", "8.7.0"));
+    let mut used = toolkit("/usr/local/cuda-12.4", "12.4.131", true);
+    used.pointed_to_by.push("$CUDA_HOME".into());
+    r.cuda.toolkits.push(used);
+    let mut both = r.clone();
+    both.cuda.toolkits.push(toolkit("/usr/local/cuda-11.8", "11.8.89", true));
+    let e = explain_with(msg, Some(&both));
+    assert_eq!(e.causes[0].category, Category::EnvVarMisconfig, "{:#?}", e.causes);
+    assert!(fact(&e, Category::EnvVarMisconfig, "export CUDA_HOME=/usr/local/cuda-11.8"), "{:#?}", e.causes);
+    assert!(fact(&e, Category::EnvVarMisconfig, "finds CUDA 12.4.131 at /usr/local/cuda-12.4 ($CUDA_HOME)"));
+    // Only the 12.4 toolkit: a CUDA 11 toolkit, or PyTorch's build for 12, is what is missing.
+    let e = explain_with(msg, Some(&r));
+    assert_eq!(e.causes[0].category, Category::CudaRuntimeMismatch, "{:#?}", e.causes);
+    assert!(
+        fact(&e, Category::CudaRuntimeMismatch, "no CUDA 11 toolkit with nvcc is installed here"),
+        "{:#?}",
+        e.causes
+    );
+}
+
 /// A Docker container whose GPU answers from inside: device nodes, NVML and cuDriverGetVersion.
 fn working_gpu_container() -> Report {
     let mut r = machine();

@@ -517,6 +517,69 @@ pub fn nvcc_on_this_machine(input: &RuleInput<'_>) -> Vec<Adjustment> {
     }
 }
 
+/// PyTorch's check that an extension is built with its own CUDA major ("The detected CUDA version
+/// (12.1) mismatches the version that was used to compile PyTorch (11.8)", DeepSpeed's and Apex's
+/// forms alike), weighed on this machine: the toolkit a build finds (CUDA_HOME, CUDA_PATH, nvcc on
+/// PATH, /usr/local/cuda: torch.utils.cpp_extension's order) against the CUDA of the PyTorch
+/// installed here. With a toolkit of PyTorch's major installed elsewhere, the fix is to point
+/// CUDA_HOME at it, and the fact names both; with none, a toolkit (or a PyTorch build) has to be
+/// installed.
+pub fn extension_toolkit_vs_torch(input: &RuleInput<'_>) -> Vec<Adjustment> {
+    if input.signature.id != "torch-cuda-mismatch-extension"
+        || !has(input, Category::EnvVarMisconfig)
+        || !has(input, Category::CudaRuntimeMismatch)
+    {
+        return vec![];
+    }
+    let Some(report) = input.report else { return vec![] };
+    let torch = relevant_frameworks(input)
+        .into_iter()
+        .filter(|f| f.kind == FrameworkKind::Torch)
+        .find_map(|f| Some((f, f.cuda.as_ref()?.value)));
+    let Some((torch, wanted)) = torch else { return vec![] };
+    let with_nvcc: Vec<(&crate::report::CudaToolkit, &Version)> = report
+        .cuda
+        .toolkits
+        .iter()
+        .filter(|t| t.nvcc.is_some())
+        .filter_map(|t| Some((t, &t.version.as_ref()?.value)))
+        .collect();
+    let found = ["$CUDA_HOME", "$CUDA_PATH", "nvcc on PATH", "/usr/local/cuda"].iter().find_map(|by| {
+        with_nvcc.iter().find(|(t, _)| t.pointed_to_by.iter().any(|p| p == by)).map(|(t, v)| (*t, *v, *by))
+    });
+    let same_major = |v: &Version| v.major() == u64::from(wanted.major);
+    let Some((used, used_version, by)) = found.filter(|(_, v, _)| !same_major(v)) else { return vec![] };
+    let torch_says = format!(
+        "PyTorch {} here is built with CUDA {wanted}, and the build finds CUDA {used_version} at {} ({by})",
+        torch.version.value, used.root
+    );
+    match with_nvcc.iter().find(|(_, v)| same_major(v)) {
+        Some((other, version)) => {
+            let fact = format!(
+                "{torch_says}; CUDA {version} is installed at {}: export CUDA_HOME={} (and its bin on PATH)",
+                other.root, other.root
+            );
+            vec![adj(Category::EnvVarMisconfig, 2.5, fact.clone()), adj(Category::CudaRuntimeMismatch, 1.0, fact)]
+        }
+        None => vec![
+            adj(
+                Category::CudaRuntimeMismatch,
+                2.0,
+                format!(
+                    "{torch_says}; no CUDA {} toolkit with nvcc is installed here: install one, or the PyTorch build for CUDA {}",
+                    wanted.major,
+                    used_version.major()
+                ),
+            ),
+            adj(
+                Category::EnvVarMisconfig,
+                0.5,
+                format!("no CUDA {} toolkit is installed here for CUDA_HOME to point at", wanted.major),
+            ),
+        ],
+    }
+}
+
 /// Code that CUDA 13 no longer compiles (`cuda-api-removed`) on a machine whose CUDA toolkit is 13
 /// or newer: that toolkit is the one building it (one with nvcc, first one that CUDA_HOME, PATH
 /// or /usr/local/cuda points to). Where a 12.x toolkit is installed beside it, building with that

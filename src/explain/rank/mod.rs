@@ -116,6 +116,7 @@ pub const RULES: &[Rule] = &[
     no_container_in_text,
     nvcc_missing_in_container,
     nvcc_on_this_machine,
+    extension_toolkit_vs_torch,
     dll_error_without_cudnn,
     missing_library,
     missing_library_vs_cuda_in_log,
