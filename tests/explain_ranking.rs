@@ -387,6 +387,20 @@ fn nvcc_not_found_is_the_path_where_a_toolkit_is_installed_and_the_toolkit_where
     let cmake = "CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_CUDA_COMPILER could be found.";
     assert_eq!(explain_with(cmake, Some(&bare)).causes[0].category, Category::LibraryNotFound);
     assert_eq!(explain_with(cmake, Some(&r)).causes[0].category, Category::EnvVarMisconfig);
+    // Where this shell finds nvcc, the build ran with another PATH, or (CMake) another CUDACXX.
+    let mut on_path = r.clone();
+    on_path.cuda.nvcc_on_path = Some(cudoctor::report::PathChain {
+        path: "/usr/local/cuda-12.4/bin/nvcc".into(),
+        links: vec![],
+        target: Some("/usr/local/cuda-12.4/bin/nvcc".into()),
+        error: None,
+    });
+    assert!(fact(
+        &explain_with(cmake, Some(&on_path)),
+        Category::EnvVarMisconfig,
+        "another PATH (sudo, an IDE, a service) or CUDACXX"
+    ));
+    assert!(fact(&explain_with(msg, Some(&on_path)), Category::EnvVarMisconfig, "or CUDA_HOME"));
     // And PyTorch's extension builder's.
     let torch =
         "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.";

@@ -497,9 +497,13 @@ pub fn nvcc_on_this_machine(input: &RuleInput<'_>) -> Vec<Adjustment> {
     });
     match installed {
         Some(nvcc) => {
+            // CMake takes the compiler from CUDACXX first; the others from CUDA_HOME.
+            let setting = if input.signature.id == "cmake-cuda-compiler-not-found" { "CUDACXX" } else { "CUDA_HOME" };
             let path = match &report.cuda.nvcc_on_path {
-                Some(_) => "and this shell finds nvcc on PATH: the build ran with another PATH (sudo, an IDE, a service) or CUDA_HOME",
-                None => "a directory this shell's PATH does not hold either",
+                Some(_) => format!(
+                    "and this shell finds nvcc on PATH: the build ran with another PATH (sudo, an IDE, a service) or {setting}"
+                ),
+                None => "a directory this shell's PATH does not hold either".to_string(),
             };
             vec![
                 adj(Category::EnvVarMisconfig, 3.0, format!("this machine has nvcc at {nvcc}, {path}")),
