@@ -282,6 +282,14 @@ pub struct Host {
     pub package_dbs: Vec<PackageDb>,
 }
 
+impl Host {
+    /// The containers this machine runs in. WSL 2 is not one: its GPU is the Windows driver's, and
+    /// its libraries are this machine's own.
+    pub fn containers_around(&self) -> Vec<Container> {
+        self.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect()
+    }
+}
+
 /// A container or VM the check runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -4,7 +4,7 @@
 //! the error happened. Pure function of (signature, what the log says, the report).
 
 use super::{Category, LogEvidence, Signature};
-use crate::report::{Container, Framework, FrameworkKind, Report};
+use crate::report::{Framework, FrameworkKind, Report};
 use crate::version::Version;
 
 /// Categories of causes that can produce a message on a machine where no GPU is usable: the
@@ -134,9 +134,7 @@ fn container_libraries(evidence: &LogEvidence, report: &Report) -> Option<String
     let hint = evidence.container_in_log.as_deref()?;
     let library = evidence.library.as_deref()?;
     let drivers = ["libcuda.", "libnvidia-", "libnvcuvid", "nvcuda", "nvml"];
-    if drivers.iter().any(|d| library.starts_with(d))
-        || report.host.containers.iter().any(|c| c.value != Container::Wsl2)
-    {
+    if drivers.iter().any(|d| library.starts_with(d)) || !report.host.containers_around().is_empty() {
         return None;
     }
     Some(format!(
@@ -253,7 +251,7 @@ fn framework_elsewhere(evidence: &LogEvidence, report: &Report) -> Option<String
 mod tests {
     use super::*;
     use crate::explain::{find_signature, scan, table};
-    use crate::report::{Evidence, Fact, Gpu};
+    use crate::report::{Container, Evidence, Fact, Gpu};
 
     fn linux() -> Report {
         let mut r = Report::new("/", true);

@@ -485,7 +485,7 @@ pub fn nvcc_on_this_machine(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
-    if input.evidence.container_in_log.is_some() && host_containers(report).is_empty() {
+    if input.evidence.container_in_log.is_some() && report.host.containers_around().is_empty() {
         return vec![];
     }
     let installed = report.cuda.toolkits.iter().find_map(|t| {

@@ -3,11 +3,6 @@
 
 use super::*;
 
-/// The containers this machine runs in (WSL 2 is not one: its GPU is the Windows driver's).
-pub(super) fn host_containers(report: &Report) -> Vec<Container> {
-    report.host.containers.iter().map(|c| c.value).filter(|c| *c != Container::Wsl2).collect()
-}
-
 /// The driver library a message says could not be loaded, for the messages whose rules look it up
 /// on this machine ([`video_library_and_capability`], [`driver_library_in_this_container`]): its
 /// name as the check lists it (without ".so").
@@ -30,7 +25,7 @@ pub fn containers(input: &RuleInput<'_>) -> Vec<Adjustment> {
         return vec![];
     }
     let Some(report) = input.report else { return vec![] };
-    let kinds = host_containers(report);
+    let kinds = report.host.containers_around();
     if kinds.is_empty() {
         // A log that shows a container, read on a machine that is none, came from a container this
         // host started (`docker run … 2>&1 | cudoctor explain -`) or from another machine: that
@@ -92,7 +87,7 @@ pub fn driver_library_in_this_container(input: &RuleInput<'_>) -> Vec<Adjustment
     }
     let Some(wanted) = driver_library_named(input) else { return vec![] };
     let Some(report) = input.report else { return vec![] };
-    if host_containers(report).is_empty() || !has(input, Category::ContainerRuntime) {
+    if report.host.containers_around().is_empty() || !has(input, Category::ContainerRuntime) {
         return vec![];
     }
     let Some(lib) = report
@@ -163,7 +158,7 @@ pub fn container_errors_elsewhere_in_log(input: &RuleInput<'_>) -> Vec<Adjustmen
 /// nouveau blocks, <https://github.com/NVIDIA/k8s-driver-manager/issues/37>), so they must not
 /// count twice.
 pub fn container_in_log(input: &RuleInput<'_>) -> Vec<Adjustment> {
-    if input.report.is_some_and(|r| !host_containers(r).is_empty())
+    if input.report.is_some_and(|r| !r.host.containers_around().is_empty())
         || input.signature.container_message
         || input.signature.id == crate::explain::fallback::UNRECOGNISED
         || !has(input, Category::ContainerRuntime)

@@ -281,7 +281,7 @@ pub fn video_library_and_capability(input: &RuleInput<'_>) -> Vec<Adjustment> {
             adj(Category::DriverNotLoaded, 0.3, format!("{} is on this machine", lib.path)),
         ];
     }
-    if host_containers(report).is_empty() {
+    if report.host.containers_around().is_empty() {
         return vec![];
     }
     let caps = report.environment.iter().find(|e| e.name == "NVIDIA_DRIVER_CAPABILITIES");

@@ -10,7 +10,7 @@
 //! rules that use them most. Every rule and helper is visible to the others through this module.
 
 use super::{Category, CauseKind, LogEvidence, Signature, SignatureTable};
-use crate::report::{Container, Framework, FrameworkKind, LibraryKind, ModuleFlavour, Report};
+use crate::report::{Framework, FrameworkKind, LibraryKind, ModuleFlavour, Report};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion, Version};
 use serde::Serialize;
 use std::collections::BTreeSet;
