@@ -563,7 +563,7 @@ pub fn extension_toolkit_vs_torch(input: &RuleInput<'_>) -> Vec<Adjustment> {
                 "{torch_says}; CUDA {version} is installed at {}: export CUDA_HOME={} (and its bin on PATH)",
                 other.root, other.root
             );
-            vec![adj(Category::EnvVarMisconfig, 2.5, fact.clone()), adj(Category::CudaRuntimeMismatch, 1.0, fact)]
+            vec![adj(Category::EnvVarMisconfig, 2.5, fact)]
         }
         None => vec![
             adj(
